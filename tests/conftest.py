@@ -1,0 +1,236 @@
+"""Shared fixtures: real services, a live daphne, a real Celery worker and a real browser.
+
+The suite runs on whatever DATABASE_URL and REDIS_URL say. Tests marked `services` need the
+real PostgreSQL and Redis: without them they are skipped, unless REQUIRE_SERVICES=1 (CI),
+where a missing or unreachable service fails the whole run at once instead.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _reachable(url: str, default_port: int) -> str | None:
+    """None when a TCP connection to the URL's host opens, else why not."""
+    parts = urlsplit(url)
+    try:
+        with socket.create_connection(
+            (parts.hostname or "127.0.0.1", parts.port or default_port), 3
+        ):
+            return None
+    except OSError as exc:
+        return f"{parts.hostname}:{parts.port or default_port}: {exc}"
+
+
+def services_problem() -> str | None:
+    database_url = os.environ.get("DATABASE_URL", "")
+    redis_url = os.environ.get("REDIS_URL", "")
+    if not database_url.startswith(("postgres://", "postgresql://")):
+        return "DATABASE_URL does not point at PostgreSQL"
+    if not redis_url.startswith("redis://"):
+        return "REDIS_URL is not set"
+    return _reachable(database_url, 5432) or _reachable(redis_url, 6379)
+
+
+def pytest_configure(config):
+    # Keep each run's Redis keys and Celery queue apart from any other process on this machine.
+    os.environ.setdefault("CHANNEL_PREFIX", f"tute-test-{uuid.uuid4().hex[:8]}")
+    if os.environ.get("REQUIRE_SERVICES") == "1":
+        problem = services_problem()
+        if problem:
+            raise pytest.UsageError(f"REQUIRE_SERVICES=1 but a service is missing: {problem}")
+
+
+def pytest_collection_modifyitems(config, items):
+    problem = services_problem()
+    if problem is None:
+        return
+    skip = pytest.mark.skip(reason=f"needs PostgreSQL and Redis: {problem}")
+    for item in items:
+        if "services" in item.keywords:
+            item.add_marker(skip)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def database_url_for_tests() -> str:
+    """A URL for the test database that pytest-django created, for other processes to share."""
+    from django.db import connection
+
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{settings['NAME']}"
+    user = settings.get("USER") or ""
+    password = f":{settings['PASSWORD']}" if settings.get("PASSWORD") else ""
+    auth = f"{user}{password}@" if user else ""
+    host = settings.get("HOST") or "127.0.0.1"
+    port = settings.get("PORT") or 5432
+    return f"postgres://{auth}{host}:{port}/{settings['NAME']}"
+
+
+def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited early with status {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), 0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listened on port {port} within {timeout}s")
+
+
+def _child_env(database_url: str, **extra: str) -> dict:
+    env = {**os.environ, "DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1", **extra}
+    env.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
+    return env
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """SQLite tests use a file, not memory, so that a live daphne can share the test database."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        suffix = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        db.setdefault("TEST", {})["NAME"] = str(ROOT / f"test_db_{suffix}.sqlite3")
+
+
+@pytest.fixture
+def daphne_server(transactional_db, tmp_path):
+    """A real daphne serving the site on a free port, on the test database. Yields its URL."""
+    port = free_port()
+    log = (tmp_path / "daphne.log").open("w")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "tute_site.asgi:application",
+        ],
+        cwd=ROOT,
+        env=_child_env(database_url_for_tests()),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture
+def celery_worker(transactional_db, tmp_path):
+    """A real Celery worker process on the Redis broker, on its own queue and the test database."""
+    if not os.environ.get("REDIS_URL"):
+        pytest.fail("a real Celery worker needs REDIS_URL")
+    from tute_site.celery import app
+
+    queue = f"test-{uuid.uuid4().hex[:10]}"
+    previous_queue = app.conf.task_default_queue
+    app.conf.task_default_queue = queue
+    log_path = tmp_path / "celery.log"
+    log = log_path.open("w")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "tute_site",
+            "worker",
+            "-P",
+            "solo",
+            "-Q",
+            queue,
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "--loglevel=INFO",
+        ],
+        cwd=ROOT,
+        env=_child_env(database_url_for_tests()),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while "ready." not in log_path.read_text():
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"Celery worker did not start:\n{log_path.read_text()}")
+            time.sleep(0.2)
+        yield app
+    finally:
+        app.conf.task_default_queue = previous_queue
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    """Debian's Chromium driven by Playwright. Never a downloaded browser.
+
+    Function-scoped: Playwright's sync API keeps an event loop running in this thread while it
+    lives, which would break the asyncio tests that run after it in the same process.
+    """
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is missing: `make test` installs it with apt-get")
+    # That running loop makes Django think the ORM is called from async code; it is not.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()

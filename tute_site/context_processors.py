@@ -1,0 +1,22 @@
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext_lazy as _
+
+# (url name, label, one line for the home page). A section appears once its app routes it.
+SECTIONS = [
+    ("rules", _("Rules"), _("How to play Tute, Habanero and Pocha, with examples.")),
+    ("lobby", _("Lobby"), _("Find a table, or open your own and choose its options.")),
+    ("rankings", _("Rankings"), _("The best players by experience and chips.")),
+]
+
+
+def site_nav(request) -> dict:
+    items = []
+    for name, label, blurb in SECTIONS:
+        try:
+            url = reverse(name)
+        except NoReverseMatch:
+            continue
+        items.append(
+            {"url": url, "label": label, "blurb": blurb, "active": request.path.startswith(url)}
+        )
+    return {"site_nav": items}
