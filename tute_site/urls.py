@@ -9,5 +9,6 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("accounts/", include("allauth.urls")),
+    path("", include("games.urls")),
     path("admin/", admin.site.urls),
 ]
