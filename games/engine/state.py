@@ -1,0 +1,860 @@
+"""The state of a game of tute, habanero or pocha, and the rules that move it (RULES.md §2–§9).
+
+A :class:`GameState` answers "what may this seat do now" (:meth:`GameState.legal_actions_for`,
+:meth:`GameState.legal_actions`) and applies one action (:meth:`GameState.apply`), raising
+:class:`IllegalAction` with a sentence naming the rule broken. Dealing is explicit: when a
+deal ends and the game goes on, ``needs_deal`` is true until :meth:`GameState.start_deal`.
+
+>>> import random
+>>> state = new_game({"players": 4}, random.Random(3))
+>>> state.dealer, state.turn
+(1, 2)
+>>> acts = state.legal_actions_for(state.turn)
+>>> state.apply(acts[0])
+>>> state.apply(Action.play(0, "1O"))
+Traceback (most recent call last):
+...
+games.engine.actions.IllegalAction: It is not your turn to play (§2).
+
+Choices where the rules leave room (each is also noted where it is coded):
+
+- 2-player tute, singing "only while the stock still has cards": checked after the draws of
+  the trick just won. So a player can sing after tricks 1–11 but not after the 12th, whose
+  draws empty the stock, the same moment the exchange stops (§6).
+- Tute can be announced only in a moment when that player could still sing (so, in 2-player
+  tute, only while the stock has cards), never after a cante in the same deal, and in
+  habanero never once capote has been declared ("nothing else decides the deal").
+- The 10 for the last trick, and ``last_trick``, go to the winner of the deal's final trick
+  whenever that trick is played, also when it ends a capote or a mano de vuelta.
+- At equal top points in tute the tied side that won a trick most recently wins; this is the
+  last trick's winner whenever that side is among the tied.
+"""
+
+from __future__ import annotations
+
+import secrets
+from bisect import insort
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import PLAYS, Action, IllegalAction
+from .cards import CARD_TEXT, CARDS, POINTS_OF, RANK_OF, SUIT_OF, SUITS, caballo, rey
+from .deal import Deal, check_deal, deal_cards, hand_size
+from .options import Options, as_options
+
+# Phases of a deal. DONE covers "before the first deal", "deal over" and "game over".
+BID, CAPOTE, PLAY, DONE = "bid", "capote", "play", "done"
+
+_NO_TURN = "The deal is over; the next deal has not been dealt yet."
+_GAME_OVER = "The game is over."
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The game's result so far: ``winner`` is a side, a list of sides (a pocha tie), or None."""
+
+    over: bool
+    winner: int | list[int] | None
+    score: tuple[int, ...]
+
+
+class GameState:
+    """One game: options, game score, and the deal being played.
+
+    Internals are plain ints and lists (cards are ints 0..39, see :mod:`.cards`) so that a
+    ply costs a few microseconds and :meth:`clone` is cheap for robots' playouts.
+    """
+
+    __slots__ = (
+        "_cache",
+        "_deal",
+        "_finished",
+        "_log",
+        "_next_carry",
+        "bids",
+        "can_exchange",
+        "cantes",
+        "capote_asked",
+        "capote_made",
+        "capote_seat",
+        "capote_turn",
+        "carry",
+        "deal_index",
+        "deal_winner",
+        "dealer",
+        "exchanged",
+        "exchanges",
+        "first_dealer",
+        "hand_scores",
+        "hands",
+        "last_trick",
+        "last_win",
+        "leader",
+        "led",
+        "moment",
+        "moment_all",
+        "n",
+        "next_seat",
+        "options",
+        "over",
+        "partner",
+        "phase",
+        "points",
+        "rules",
+        "sang",
+        "score",
+        "side_of",
+        "sides",
+        "stock",
+        "sung",
+        "trick",
+        "trick_leader",
+        "tricks",
+        "tricks_won",
+        "trump",
+        "trump_card",
+        "trump_in_stock",
+        "turn",
+        "tute",
+        "win_card",
+        "win_seat",
+        "winner",
+    )
+
+    def __init__(self, options: Options | Mapping[str, Any] | None = None) -> None:
+        self.options = as_options(options)
+        rules = self.rules = self.options.rules
+        n = self.n = rules.players
+        self.sides = rules.sides
+        self.side_of = tuple(rules.side_of(s) for s in range(n))
+        self.partner = tuple((s + 2) % 4 for s in range(n)) if rules.pairs else None
+        self.next_seat = tuple((s + 1) % n for s in range(n))
+        self.score = [0] * self.sides
+        self.first_dealer: int | None = None
+        self.deal_index = -1
+        self.over = False
+        self.winner: int | list[int] | None = None
+        self._finished: list[tuple[Deal, tuple[Action, ...], dict[str, Any]]] = []
+        self._deal: Deal | None = None
+        self._log: list[Action] = []
+        self._next_carry: list[int] | None = None
+        self._clear_deal()
+
+    def _clear_deal(self) -> None:
+        n = self.n
+        self.phase = DONE
+        self.dealer = self.leader = self.turn = -1
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.trump = -1
+        self.trump_card = -1
+        self.trump_in_stock = False
+        self.stock: list[int] = []  # hidden stock cards, top card LAST so pop() draws it
+        self.trick: list[int] = []
+        self.trick_leader = self.win_card = self.win_seat = self.led = -1
+        self.tricks: list[tuple[int, tuple[int, ...]]] = []  # (leader, cards in play order)
+        self.tricks_won = [0] * n
+        self.points = [0] * self.sides
+        self.last_win = [-1] * self.sides  # number of the side's latest trick, for ties
+        self.last_trick: int | None = None
+        self.moment: list[int] = []  # seats whose cante moment is open and unused
+        self.moment_all: tuple[int, ...] = ()  # seats who had this moment, used or not
+        self.can_exchange = False
+        self.exchanged = False
+        self.sung = 0  # bit s set when suit s was sung this deal
+        self.cantes: list[tuple[int, int, int]] = []  # (seat, suit, value)
+        self.sang = [False] * n
+        self.exchanges: list[tuple[int, int, int]] = []  # (seat, card given, card taken)
+        self.capote_seat: int | None = None
+        self.capote_made: bool | None = None
+        self.capote_turn = -1
+        self.capote_asked = False
+        self.carry: list[int] | None = None
+        self.bids: list[int | None] | None = None
+        self.hand_scores: list[int] | None = None
+        self.deal_winner: int | None = None
+        self.tute: tuple[int, str] | None = None
+        self._cache: tuple[int, list[int]] | None = None
+
+    # ------------------------------------------------------------------ dealing
+
+    @property
+    def needs_deal(self) -> bool:
+        """True when the game waits for :meth:`start_deal` (before the first deal, or
+        after a deal that did not end the game)."""
+        return self.phase == DONE and not self.over
+
+    @property
+    def deal_over(self) -> bool:
+        return self.phase == DONE and self._deal is not None
+
+    @property
+    def next_dealer(self) -> int | None:
+        """Dealer of the next deal: (first dealer + k) % n; None before the first deal."""
+        if self.first_dealer is None:
+            return None
+        return (self.first_dealer + self.deal_index + 1) % self.n
+
+    def start_deal(self, deal: Deal) -> None:
+        """Start the next deal with these cards. ValueError if no deal is due or the cards
+        do not fit (wrong dealer, sizes, cards: see :func:`.deal.check_deal`)."""
+        if self.over:
+            raise ValueError("The game is over; no deal can follow.")
+        if self.phase != DONE:
+            raise ValueError("The current deal is not finished.")
+        k = self.deal_index + 1
+        check_deal(self.rules, k, deal)
+        if self.first_dealer is not None and deal.dealer != self.next_dealer:
+            raise ValueError(f"Deal {k} must be dealt by seat {self.next_dealer}.")
+        if self._deal is not None:
+            self._finished.append((self._deal, tuple(self._log), self._summary()))
+        carry = self._next_carry
+        self._clear_deal()
+        if self.first_dealer is None:
+            self.first_dealer = deal.dealer
+        rules = self.rules
+        self.deal_index = k
+        self._deal = deal
+        self._log = []
+        self.dealer = deal.dealer
+        self.leader = self.turn = self.next_seat[deal.dealer]
+        self.hands = [sorted(c.index for c in h) for h in deal.hands]
+        self.trump_card = deal.trump_card.index
+        self.trump = SUIT_OF[self.trump_card]
+        if rules.has_stock:
+            self.stock = [c.index for c in reversed(deal.stock)]
+            self.trump_in_stock = True
+        self.carry = carry
+        self._next_carry = None
+        if rules.bids:
+            self.bids = [None] * self.n
+            self.phase = BID
+        else:
+            self.phase = PLAY
+
+    def deal_next(self, rng: Any = None) -> None:
+        """Deal the next deal with ``rng`` (system randomness by default) and start it."""
+        dealer = self.next_dealer
+        if dealer is None:
+            rng = rng if rng is not None else secrets.SystemRandom()
+            dealer = rng.randrange(self.n)
+        self.start_deal(deal_cards(self.options, dealer, rng, self.deal_index + 1))
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def stock_left(self) -> int:
+        """Cards still to draw, the face-up trump card included."""
+        return len(self.stock) + self.trump_in_stock
+
+    @property
+    def hand_size(self) -> int:
+        return hand_size(self.rules, max(self.deal_index, 0))
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose bid, capote decision or card the game waits for; None when none.
+
+        Seats in a cante moment (``moment``) may act too; see :meth:`legal_actions`."""
+        if self.phase == PLAY or self.phase == BID:
+            return self.turn
+        if self.phase == CAPOTE:
+            return self.capote_turn
+        return None
+
+    def hand(self, seat: int) -> list[Any]:
+        """The cards in ``seat``'s hand, as :class:`Card` objects, sorted."""
+        return [CARDS[c] for c in self.hands[seat]]
+
+    def outcome(self) -> Outcome:
+        return Outcome(self.over, self.winner, tuple(self.score))
+
+    def legal_actions(self) -> dict[int, list[Action]]:
+        """Every legal action of every seat that has one, sorted as NOTATION.md says."""
+        if self.phase == DONE:
+            return {}
+        seats = set(self.moment)
+        if self.phase == CAPOTE:
+            seats.add(self.capote_turn)
+        seats.add(self.turn)
+        out = {}
+        for seat in sorted(seats):
+            acts = self.legal_actions_for(seat)
+            if acts:
+                out[seat] = acts
+        return out
+
+    def legal_actions_for(self, seat: int) -> list[Action]:
+        """What ``seat`` may do now, in NOTATION.md order (bid, capote, exchange, play, sing,
+        tute). Empty when the seat has nothing to do."""
+        phase = self.phase
+        if phase == PLAY and seat == self.turn and not self.moment:
+            plays = PLAYS[seat]
+            return [plays[c] for c in self._allowed(seat)]
+        if phase == DONE:
+            return []
+        if phase == BID:
+            if seat != self.turn:
+                return []
+            return [Action(seat, "bid", b) for b in range(len(self.hands[seat]) + 1)]
+        acts: list[Action] = []
+        if phase == CAPOTE:
+            if seat == self.capote_turn:
+                acts += (Action(seat, "capote", False), Action(seat, "capote", True))
+        elif seat == self.turn:
+            if self.can_exchange:
+                give = self._exchange_card()
+                if give is not None and give in self.hands[seat]:
+                    acts.append(Action(seat, "exchange", CARDS[give]))
+            plays = PLAYS[seat]
+            acts += [plays[c] for c in self._allowed(seat)]
+        if seat in self.moment:
+            acts += [Action(seat, "sing", SUITS[s]) for s in self._singable(seat)]
+            acts += [Action(seat, "tute", r) for r in self._tute_ranks(seat)]
+        return acts
+
+    def _allowed(self, seat: int) -> list[int]:
+        """Cards ``seat`` may play to the current trick (§5); cached until the next action."""
+        cache = self._cache
+        if cache is not None and cache[0] == seat:
+            return cache[1]
+        hand = self.hands[seat]
+        trick = self.trick
+        if not trick:
+            allowed = hand
+        else:
+            rules = self.rules
+            mode = rules.stock_play if rules.has_stock and self.stock_left else "strict"
+            if mode == "strict":
+                allowed = self._duties(hand)
+            elif mode == "free":
+                allowed = hand
+            else:  # follow_trump: a trump lead must be answered with any trump held
+                trump = self.trump
+                if self.led == trump:
+                    allowed = [c for c in hand if SUIT_OF[c] == trump] or hand
+                else:
+                    allowed = hand
+        self._cache = (seat, allowed)
+        return allowed
+
+    def _duties(self, hand: list[int]) -> list[int]:
+        """The duties of §5 for a follower. Within a suit a smaller card int is stronger."""
+        led = self.led
+        win = self.win_card
+        follow = [c for c in hand if SUIT_OF[c] == led]
+        if follow:
+            if SUIT_OF[win] != led:
+                # Led suit is not trump and a trump is on the table: any card of the suit.
+                return follow
+            return [c for c in follow if c < win] or follow
+        trump = self.trump
+        trumps = [c for c in hand if SUIT_OF[c] == trump]
+        if not trumps:
+            return hand
+        if SUIT_OF[win] == trump:
+            # Overtrump if possible; there is no duty to under-trump.
+            return [c for c in trumps if c < win] or hand
+        return trumps
+
+    def _exchange_card(self) -> int | None:
+        """The card that may be given for the face-up trump card (§6), or None."""
+        rank = RANK_OF[self.trump_card]
+        if rank in (1, 3, 12, 11, 10):
+            return self.trump * 10 + 5  # the 7 of trump
+        if rank in (7, 6, 5, 4):
+            return self.trump * 10 + 9  # the 2 of trump
+        return None
+
+    def _singable(self, seat: int) -> list[int]:
+        """Suits ``seat`` may sing now, the 40 alone when it is available (§7)."""
+        hand = self.hands[seat]
+        suits = [
+            s for s in range(4) if not self.sung >> s & 1 and rey(s) in hand and caballo(s) in hand
+        ]
+        if self.trump in suits:
+            return [self.trump]
+        return suits
+
+    def _tute_ranks(self, seat: int) -> list[str]:
+        rules = self.rules
+        if not rules.allow_tute or self.sang[seat] or self.capote_seat is not None:
+            return []
+        hand = self.hands[seat]
+        out = []
+        if all(caballo(s) in hand for s in range(4)):
+            out.append("11")
+        if all(rey(s) in hand for s in range(4)):
+            out.append("12")
+        return out
+
+    # ------------------------------------------------------------------ applying
+
+    def apply(self, action: Action) -> None:
+        """Apply one action; raise :class:`IllegalAction` naming the rule it breaks."""
+        kind = action.kind
+        if kind == "play":
+            try:
+                card = action.value.index
+            except AttributeError:
+                raise IllegalAction("A play needs a card.") from None
+            self._play(action.seat, card)
+        else:
+            seat = action.seat
+            if not isinstance(seat, int) or not 0 <= seat < self.n:
+                raise IllegalAction(f"There is no seat {seat!r} at this table.")
+            if self.phase == DONE:
+                raise IllegalAction(_GAME_OVER if self.over else _NO_TURN)
+            handler = getattr(self, "_do_" + kind, None) if isinstance(kind, str) else None
+            if handler is None:
+                raise IllegalAction(f"There is no action {kind!r}.")
+            handler(seat, action.value)
+        self._log.append(action)
+
+    def _play(self, seat: int, card: int) -> None:
+        if self.phase != PLAY or seat != self.turn:
+            raise IllegalAction(self._why_not_turn(seat))
+        if card not in self._allowed(seat):
+            raise IllegalAction(self._why_not_card(seat, card))
+        self.hands[seat].remove(card)
+        self._cache = None
+        trick = self.trick
+        if not trick:
+            # Leading closes the cante moment and the chance to exchange (§6, §7).
+            if self.moment:
+                self.moment = []
+            self.can_exchange = False
+            self.led = SUIT_OF[card]
+            self.win_card = card
+            self.win_seat = seat
+            self.trick_leader = seat
+        else:
+            win = self.win_card
+            suit = SUIT_OF[card]
+            if suit == SUIT_OF[win]:
+                if card < win:
+                    self.win_card = card
+                    self.win_seat = seat
+            elif suit == self.trump:
+                self.win_card = card
+                self.win_seat = seat
+        trick.append(card)
+        if len(trick) == self.n:
+            self._end_trick()
+        else:
+            self.turn = self.next_seat[seat]
+
+    def _end_trick(self) -> None:
+        rules = self.rules
+        w = self.win_seat
+        cards = tuple(self.trick)
+        self.trick = []
+        self.tricks.append((self.trick_leader, cards))
+        self.tricks_won[w] += 1
+        side = self.side_of[w]
+        bonus = rules.last_trick_bonus
+        if bonus:
+            self.points[side] += sum([POINTS_OF[c] for c in cards])
+        self.last_win[side] = len(self.tricks)
+        if rules.has_stock and (self.stock or self.trump_in_stock):
+            # Winner draws first; with one hidden card left the loser gets the trump card.
+            self._draw(w)
+            self._draw(1 - w)
+        final = not self.hands[w]
+        if final:
+            self.last_trick = w
+            self.points[side] += bonus
+        self.leader = self.turn = w
+        self.exchanged = False
+        if rules.capote:
+            if self.capote_seat is not None:
+                if w != self.capote_seat:
+                    self.capote_made = False
+                    self._finish_deal(w)
+                elif final:
+                    self.capote_made = True
+                    self._finish_deal(w)
+                if self.phase == DONE:
+                    return
+            elif self.carry is not None and self._carry_won(w):
+                return
+        if final:
+            self._score_deal()
+            return
+        if rules.cantes and (not rules.cante_needs_stock or self.stock_left):
+            self.moment = [w, self.partner[w]] if self.partner else [w]
+            self.moment_all = tuple(self.moment)
+        else:
+            self.moment_all = ()
+        if rules.has_stock:
+            # Exchange only while a hidden card is left besides the trump card (§6).
+            self.can_exchange = bool(self.stock) and self.trump_in_stock
+            if rules.capote and not self.capote_asked and not self.stock_left:
+                self.capote_asked = True
+                self.phase = CAPOTE
+                self.capote_turn = w
+
+    def _draw(self, seat: int) -> None:
+        if self.stock:
+            card = self.stock.pop()
+        else:
+            card = self.trump_card
+            self.trump_in_stock = False
+        insort(self.hands[seat], card)
+
+    def _carry_won(self, seat: int) -> bool:
+        """Mano de vuelta: the first player over 100 with the carried points wins (§8)."""
+        if self.carry[seat] + self.points[seat] > 100:  # type: ignore[index]
+            self._finish_deal(seat)
+            return True
+        return False
+
+    def _do_sing(self, seat: int, suit_letter: str) -> None:
+        rules = self.rules
+        if not rules.cantes:
+            raise IllegalAction("There are no cantes in pocha (§9).")
+        if not isinstance(suit_letter, str) or len(suit_letter) != 1 or suit_letter not in SUITS:
+            raise IllegalAction("A cante names a suit: O, C, E or B.")
+        self._check_moment(seat, "sing")
+        suit = SUITS.index(suit_letter)
+        hand = self.hands[seat]
+        if self.sung >> suit & 1:
+            raise IllegalAction("Each suit can be sung only once per deal (§7).")
+        if rey(suit) not in hand or caballo(suit) not in hand:
+            raise IllegalAction("You need the rey and caballo of a suit to sing it (§7).")
+        if suit != self.trump and self.trump in self._singable(seat):
+            raise IllegalAction("You must sing the 40 in trump before any 20 (§7).")
+        value = 40 if suit == self.trump else 20
+        self.sung |= 1 << suit
+        self.sang[seat] = True
+        self.moment.remove(seat)
+        self.cantes.append((seat, suit, value))
+        self.points[self.side_of[seat]] += value
+        self._cache = None
+        if self.carry is not None and self.capote_seat is None:
+            self._carry_won(seat)
+
+    def _do_tute(self, seat: int, rank: str) -> None:
+        rules = self.rules
+        if rules.bids:
+            raise IllegalAction("There is no tute in pocha (§9).")
+        if rank not in ("11", "12"):
+            raise IllegalAction('Tute is announced with "12" (reyes) or "11" (caballos).')
+        if not rules.allow_tute:
+            raise IllegalAction("Tute is not allowed at this table (§7).")
+        self._check_moment(seat, "tute")
+        if self.sang[seat]:
+            raise IllegalAction(
+                "Tute may be announced only by a player who has made no cante this deal (§7)."
+            )
+        if self.capote_seat is not None:
+            raise IllegalAction("Once capote is declared, nothing else decides the deal (§8).")
+        if rank not in self._tute_ranks(seat):
+            name = "reyes" if rank == "12" else "caballos"
+            raise IllegalAction(f"You need all four {name} to announce tute (§7).")
+        side = self.side_of[seat]
+        self.tute = (seat, rank)
+        self.moment = []
+        self._finish_deal(side, tute=True)
+
+    def _check_moment(self, seat: int, what: str) -> None:
+        if seat in self.moment:
+            return
+        if seat in self.moment_all and self.trick == [] and self.phase != DONE:
+            raise IllegalAction("You may sing only once per trick won (§7).")
+        rules = self.rules
+        if (
+            rules.cante_needs_stock
+            and not self.stock_left
+            and not self.trick
+            and self.side_of[self.leader] == self.side_of[seat]
+            and self.tricks
+        ):
+            raise IllegalAction(
+                "In two-player tute you may sing only while the stock still has cards (§7)."
+            )
+        verb = "sing" if what == "sing" else "announce tute"
+        raise IllegalAction(
+            f"You may {verb} only right after your side wins a trick, "
+            "before the next card is played (§7)."
+        )
+
+    def _do_exchange(self, seat: int, card_obj: Any) -> None:
+        rules = self.rules
+        if not rules.has_stock:
+            raise IllegalAction("The trump card is exchanged only in games with a stock (§6).")
+        card = getattr(card_obj, "index", None)
+        if card is None:
+            raise IllegalAction("An exchange needs a card.")
+        if self.phase != PLAY or seat != self.turn or self.trick or not self.tricks:
+            raise IllegalAction(
+                "Only the winner of the last trick may exchange, after the draws "
+                "and before leading (§6)."
+            )
+        if self.exchanged:
+            raise IllegalAction("You may exchange the trump card only once per trick won (§6).")
+        if not self.can_exchange:
+            raise IllegalAction(
+                "The trump card can be exchanged only while the stock holds another card (§6)."
+            )
+        give = self._exchange_card()
+        if give is None:
+            raise IllegalAction("There is nothing to exchange for a 2 face up (§6).")
+        if card != give:
+            raise IllegalAction(
+                "Only the 7 of trump is exchanged for a 1, 3, 12, 11 or 10, and only the 2 "
+                "of trump for a 7, 6, 5 or 4 (§6)."
+            )
+        hand = self.hands[seat]
+        if card not in hand:
+            raise IllegalAction("You do not hold that card.")
+        hand.remove(card)
+        insort(hand, self.trump_card)
+        self.exchanges.append((seat, card, self.trump_card))
+        self.trump_card = card
+        self.exchanged = True
+        self.can_exchange = False
+        self._cache = None
+
+    def _do_capote(self, seat: int, declare: Any) -> None:
+        if not self.rules.capote:
+            raise IllegalAction("Capote is played only in habanero (§8).")
+        if not isinstance(declare, bool):
+            raise IllegalAction("Capote is declared with true or declined with false.")
+        if self.phase != CAPOTE:
+            raise IllegalAction(
+                "Capote is declared only right after the 12th trick's draws, "
+                "before the arrastre (§8)."
+            )
+        if seat != self.capote_turn:
+            raise IllegalAction(
+                "It is not your turn to declare capote; the leader decides first (§8)."
+            )
+        if declare:
+            self.capote_seat = seat
+        if declare or seat != self.leader:
+            self.phase = PLAY
+            self.capote_turn = -1
+        else:
+            self.capote_turn = 1 - seat
+        self._cache = None
+
+    def _do_bid(self, seat: int, tricks: Any) -> None:
+        if not self.rules.bids:
+            raise IllegalAction("Bids are made only in pocha (§9).")
+        if self.phase != BID:
+            raise IllegalAction("Bidding is over for this hand (§9).")
+        if seat != self.turn:
+            raise IllegalAction(
+                "It is not your turn to bid; bids go from the leader round to the dealer (§9)."
+            )
+        size = len(self.hands[seat])
+        if not isinstance(tricks, int) or isinstance(tricks, bool) or not 0 <= tricks <= size:
+            raise IllegalAction(f"A bid must be a number of tricks from 0 to {size} (§9).")
+        self.bids[seat] = tricks  # type: ignore[index]
+        if seat == self.dealer:
+            self.phase = PLAY
+            self.turn = self.leader
+        else:
+            self.turn = self.next_seat[seat]
+
+    # ------------------------------------------------------------------ why not
+
+    def _why_not_turn(self, seat: int) -> str:
+        if self.over:
+            return _GAME_OVER
+        if self.phase == DONE:
+            return _NO_TURN
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            return f"There is no seat {seat!r} at this table."
+        if self.phase == BID:
+            return "Every player bids before the first card is played (§9)."
+        if self.phase == CAPOTE:
+            return "Capote must be declared or declined before the arrastre begins (§8)."
+        return "It is not your turn to play (§2)."
+
+    def _why_not_card(self, seat: int, card: int) -> str:
+        hand = self.hands[seat]
+        if card not in hand:
+            return "You do not hold that card."
+        rules = self.rules
+        if rules.has_stock and self.stock_left and rules.stock_play == "follow_trump":
+            return (
+                "While the stock has cards, you must answer a trump lead with a trump "
+                "when you hold one (§5)."
+            )
+        led, trump, win = self.led, self.trump, self.win_card
+        if any(SUIT_OF[c] == led for c in hand):
+            if SUIT_OF[card] != led:
+                return "You must follow suit when you can (§5)."
+            return "You must follow suit with a higher card when you can (§5)."
+        if SUIT_OF[win] == trump:
+            return (
+                "You cannot follow suit, so you must play a trump higher than the one on "
+                "the table when you can (§5)."
+            )
+        return "You cannot follow suit, so you must play a trump when you have one (§5)."
+
+    # ------------------------------------------------------------------ scoring
+
+    def _score_deal(self) -> None:
+        """All tricks played, nothing ended the deal early: score it by variant (§8, §9)."""
+        rules = self.rules
+        if rules.bids:
+            scores = []
+            for seat in range(self.n):
+                taken, bid = self.tricks_won[seat], self.bids[seat]  # type: ignore[index]
+                exact = taken == bid
+                scores.append(10 + 5 * taken if exact else -5 * abs(taken - bid))
+                self.score[seat] += scores[-1]
+            self.hand_scores = scores
+            self._finish_deal(None)
+        elif rules.capote:
+            carry = self.carry or [0, 0]
+            totals = [carry[s] + self.points[s] for s in range(2)]
+            over = [s for s in range(2) if totals[s] > 100]
+            if not over:
+                # Nobody over 100: a mano de vuelta follows and carries these points.
+                self._next_carry = totals
+                self._finish_deal(None)
+            elif len(over) == 1 or totals[0] != totals[1]:
+                self._finish_deal(max(over, key=lambda s: totals[s]))
+            else:
+                self._finish_deal(self.last_trick)
+        else:
+            top = max(self.points)
+            tied = [s for s in range(self.sides) if self.points[s] == top]
+            self._finish_deal(max(tied, key=lambda s: self.last_win[s]))
+
+    def _finish_deal(self, winner: int | None, tute: bool = False) -> None:
+        self.phase = DONE
+        self.moment = []
+        self.can_exchange = False
+        self._cache = None
+        self.deal_winner = winner
+        rules = self.rules
+        if winner is not None:
+            self.score[winner] += 1
+            goal = rules.points_to_win if rules.capote else rules.rounds
+            if tute or self.score[winner] >= goal:
+                self.over = True
+                self.winner = winner
+        elif rules.bids and self.deal_index == len(rules.ladder) - 1:
+            self.over = True
+            top = max(self.score)
+            best = [s for s in range(self.n) if self.score[s] == top]
+            self.winner = best[0] if len(best) == 1 else best
+
+    # ------------------------------------------------------------------ copies, records
+
+    def clone(self) -> GameState:
+        """An independent copy for search and playouts; finished deals are shared."""
+        new = object.__new__(GameState)
+        for name in _SHARED:
+            setattr(new, name, getattr(self, name))
+        for name in _LISTS:
+            setattr(new, name, getattr(self, name)[:])
+        new.hands = [h[:] for h in self.hands]
+        new._cache = None  # it may point at one of our hand lists
+        for name in _OPTIONAL_LISTS:
+            value = getattr(self, name)
+            setattr(new, name, None if value is None else value[:])
+        return new
+
+    def record_deals(self) -> list[tuple[Deal, tuple[Action, ...]]]:
+        """Each deal's cards and actions so far, for :func:`.record.to_record`."""
+        out = [(d, a) for d, a, _ in self._finished]
+        if self._deal is not None:
+            out.append((self._deal, tuple(self._log)))
+        return out
+
+    def deal_summaries(self) -> list[dict[str, Any]]:
+        """One JSON-safe summary per deal, as the replay command prints them."""
+        out = [s for _, _, s in self._finished]
+        if self._deal is not None:
+            out.append(self._summary())
+        return out
+
+    def _summary(self) -> dict[str, Any]:
+        n, rules = self.n, self.rules
+        if rules.bids:
+            points: list[int] | None = None if self.hand_scores is None else self.hand_scores[:]
+        else:
+            points = self.points[:]
+        cantes: list[list[dict[str, Any]]] = [[] for _ in range(self.sides)]
+        for seat, suit, value in self.cantes:
+            cantes[self.side_of[seat]].append({"seat": seat, "suit": SUITS[suit], "value": value})
+        tricks = [
+            [{"seat": (lead + i) % n, "card": CARD_TEXT[c]} for i, c in enumerate(cards)]
+            for lead, cards in self.tricks
+        ]
+        capote = None
+        if self.capote_seat is not None:
+            capote = {"seat": self.capote_seat, "made": self.capote_made}
+        return {
+            "points": points,
+            "cantes": cantes,
+            "tricks": tricks,
+            "last_trick": self.last_trick if self.phase == DONE else None,
+            "winner": self.deal_winner,
+            "tute": None if self.tute is None else {"seat": self.tute[0], "with": self.tute[1]},
+            "capote": capote,
+            "bids": None if self.bids is None else self.bids[:],
+            "carry": None if self.carry is None else self.carry[:],
+        }
+
+    def view(self, seat: int | None) -> Any:
+        """What ``seat`` may see (None: a spectator); see :mod:`.view`."""
+        from .view import build_view
+
+        return build_view(self, seat)
+
+    def to_record(self) -> dict[str, Any]:
+        """The game record (NOTATION.md) of this game so far."""
+        from .record import to_record
+
+        return to_record(self)
+
+
+# How clone() copies each slot: shared (immutable or never mutated after creation), copied
+# lists, or lists that may be None.
+_LISTS = (
+    "_finished",
+    "_log",
+    "cantes",
+    "exchanges",
+    "last_win",
+    "moment",
+    "points",
+    "sang",
+    "score",
+    "stock",
+    "trick",
+    "tricks",
+    "tricks_won",
+)
+_OPTIONAL_LISTS = ("_next_carry", "bids", "carry", "hand_scores")
+_SHARED = tuple(
+    name for name in GameState.__slots__ if name not in (*_LISTS, *_OPTIONAL_LISTS, "hands")
+)
+
+
+def new_game(
+    options: Options | Mapping[str, Any] | None = None,
+    rng: Any = None,
+    first_dealer: int | None = None,
+) -> GameState:
+    """A new game with its first deal dealt. The first dealer is drawn from ``rng`` unless
+    given; ``rng`` defaults to :class:`secrets.SystemRandom` (a secure shuffle).
+
+    >>> import random
+    >>> g = new_game({"variant": "habanero"}, random.Random(1), first_dealer=0)
+    >>> g.dealer, g.turn, g.stock_left, len(g.hand(1))
+    (0, 1, 24, 8)
+    """
+    state = GameState(options)
+    rng = rng if rng is not None else secrets.SystemRandom()
+    if first_dealer is None:
+        first_dealer = rng.randrange(state.n)
+    state.start_deal(deal_cards(state.options, first_dealer, rng, 0))
+    return state
