@@ -30,7 +30,7 @@ def bench(
         raw["players"] = players
     options = Options.from_dict(raw)
     rng = random.Random(seed if seed is not None else secrets.randbits(64))
-    choice = rng.choice
+    rnd = rng.random
     plies = deals = games = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -39,16 +39,17 @@ def bench(
         legal_for = state.legal_actions_for
         apply = state.apply
         while True:
-            if state.phase == "done":
+            phase = state.phase
+            if phase == "done":
                 if state.over:
                     break
                 state.deal_next(rng)
                 continue
-            if state.moment:
+            if state.moment or phase == "capote":
                 acts = [a for lst in state.legal_actions().values() for a in lst]
             else:
-                acts = legal_for(state.to_move)
-            apply(choice(acts))
+                acts = legal_for(state.turn)
+            apply(acts[int(rnd() * len(acts))])
             plies += 1
         games += 1
         deals += state.deal_index + 1

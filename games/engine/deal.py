@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_TEXT, CARDS, Card, deck_for, parse_card_index
+from .cards import CARD_TEXT, CARDS, DECK_36, DECK_40, Card, deck_for, parse_card_index
 from .options import Options, Rules
 
 
@@ -142,16 +142,9 @@ def check_deal(rules: Rules, deal_index: int, deal: Deal) -> None:
     cards = [c.index for h in deal.hands for c in h] + [c.index for c in deal.stock]
     if rules.has_stock:
         cards.append(deal.trump_card.index)
-    counts = Counter(cards)
     deck = deck_for(n)
-    for c, k in counts.items():
-        if c not in deck:
-            raise InvalidRecord(f"Deal {deal_index}: card {CARD_TEXT[c]} is not in the deck.")
-        if k > 1:
-            raise InvalidRecord(f"Deal {deal_index}: card {CARD_TEXT[c]} is repeated.")
-    missing = [CARD_TEXT[c] for c in deck if c not in counts]
-    if missing:
-        raise InvalidRecord(f"Deal {deal_index}: card {missing[0]} is missing.")
+    if len(cards) != len(deck) or set(cards) != _DECK_SETS[len(deck)]:
+        _explain_cards(deal_index, cards, deck)
     trump = deal.trump_card
     if rules.has_stock:
         return
@@ -164,3 +157,18 @@ def check_deal(rules: Rules, deal_index: int, deal: Deal) -> None:
         raise InvalidRecord(f"Deal {deal_index}: without a stock, stock must be empty.")
     elif trump not in deal.hands[deal.dealer]:
         raise InvalidRecord(f"Deal {deal_index}: the trump card must be in the dealer's hand.")
+
+
+_DECK_SETS = {40: frozenset(DECK_40), 36: frozenset(DECK_36)}
+
+
+def _explain_cards(deal_index: int, cards: list[int], deck: tuple[int, ...]) -> None:
+    """Raise InvalidRecord naming the first card repeated, foreign or missing."""
+    counts = Counter(cards)
+    for c, k in counts.items():
+        if c not in deck:
+            raise InvalidRecord(f"Deal {deal_index}: card {CARD_TEXT[c]} is not in the deck.")
+        if k > 1:
+            raise InvalidRecord(f"Deal {deal_index}: card {CARD_TEXT[c]} is repeated.")
+    missing = [CARD_TEXT[c] for c in deck if c not in counts]
+    raise InvalidRecord(f"Deal {deal_index}: card {missing[0]} is missing.")

@@ -33,7 +33,7 @@ Choices where the rules leave room (each is also noted where it is coded):
 from __future__ import annotations
 
 import secrets
-from bisect import insort
+from bisect import bisect_left, insort
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -92,8 +92,10 @@ class GameState:
         "last_win",
         "leader",
         "led",
+        "masks",
         "moment",
         "moment_all",
+        "moment_seats",
         "n",
         "next_seat",
         "options",
@@ -130,6 +132,8 @@ class GameState:
         self.side_of = tuple(rules.side_of(s) for s in range(n))
         self.partner = tuple((s + 2) % 4 for s in range(n)) if rules.pairs else None
         self.next_seat = tuple((s + 1) % n for s in range(n))
+        # Who may sing after seat w wins a trick: w, and w's partner in pairs (§7).
+        self.moment_seats = tuple((w, (w + 2) % 4) if rules.pairs else (w,) for w in range(n))
         self.score = [0] * self.sides
         self.first_dealer: int | None = None
         self.deal_index = -1
@@ -145,23 +149,24 @@ class GameState:
         n = self.n
         self.phase = DONE
         self.dealer = self.leader = self.turn = -1
-        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.hands: list[list[int]] = [[] for _ in range(n)]  # sorted card ints
+        self.masks = [0] * n  # the same hands as bitmasks (bit c set: card c held)
         self.trump = -1
         self.trump_card = -1
         self.trump_in_stock = False
         self.stock: list[int] = []  # hidden stock cards, top card LAST so pop() draws it
         self.trick: list[int] = []
         self.trick_leader = self.win_card = self.win_seat = self.led = -1
-        self.tricks: list[tuple[int, tuple[int, ...]]] = []  # (leader, cards in play order)
+        self.tricks: list[tuple[int, list[int]]] = []  # (leader, cards in play order)
         self.tricks_won = [0] * n
         self.points = [0] * self.sides
         self.last_win = [-1] * self.sides  # number of the side's latest trick, for ties
         self.last_trick: int | None = None
-        self.moment: list[int] = []  # seats whose cante moment is open and unused
+        self.moment: tuple[int, ...] = ()  # seats whose cante moment is open and unused
         self.moment_all: tuple[int, ...] = ()  # seats who had this moment, used or not
         self.can_exchange = False
         self.exchanged = False
-        self.sung = 0  # bit s set when suit s was sung this deal
+        self.sung = 0  # bit rey(s) set when suit s was sung this deal
         self.cantes: list[tuple[int, int, int]] = []  # (seat, suit, value)
         self.sang = [False] * n
         self.exchanges: list[tuple[int, int, int]] = []  # (seat, card given, card taken)
@@ -219,6 +224,7 @@ class GameState:
         self.dealer = deal.dealer
         self.leader = self.turn = self.next_seat[deal.dealer]
         self.hands = [sorted(c.index for c in h) for h in deal.hands]
+        self.masks = [sum(1 << c for c in h) for h in self.hands]
         self.trump_card = deal.trump_card.index
         self.trump = SUIT_OF[self.trump_card]
         if rules.has_stock:
@@ -271,14 +277,15 @@ class GameState:
 
     def legal_actions(self) -> dict[int, list[Action]]:
         """Every legal action of every seat that has one, sorted as NOTATION.md says."""
-        if self.phase == DONE:
+        phase = self.phase
+        if phase == DONE:
             return {}
-        seats = set(self.moment)
-        if self.phase == CAPOTE:
-            seats.add(self.capote_turn)
-        seats.add(self.turn)
+        first = self.capote_turn if phase == CAPOTE else self.turn
+        if not self.moment:
+            acts = self.legal_actions_for(first)
+            return {first: acts} if acts else {}
         out = {}
-        for seat in sorted(seats):
+        for seat in sorted({first, *self.moment}):
             acts = self.legal_actions_for(seat)
             if acts:
                 out[seat] = acts
@@ -340,22 +347,27 @@ class GameState:
 
     def _duties(self, hand: list[int]) -> list[int]:
         """The duties of §5 for a follower. Within a suit a smaller card int is stronger."""
+        # The hand is sorted, so a suit is a slice and its stronger cards a prefix of it.
         led = self.led
         win = self.win_card
-        follow = [c for c in hand if SUIT_OF[c] == led]
-        if follow:
+        lo = bisect_left(hand, led * 10)
+        hi = bisect_left(hand, led * 10 + 10, lo)
+        if lo < hi:
             if SUIT_OF[win] != led:
                 # Led suit is not trump and a trump is on the table: any card of the suit.
-                return follow
-            return [c for c in follow if c < win] or follow
+                return hand[lo:hi]
+            k = bisect_left(hand, win, lo, hi)
+            return hand[lo:k] if k > lo else hand[lo:hi]
         trump = self.trump
-        trumps = [c for c in hand if SUIT_OF[c] == trump]
-        if not trumps:
+        lo = bisect_left(hand, trump * 10)
+        hi = bisect_left(hand, trump * 10 + 10, lo)
+        if lo == hi:
             return hand
         if SUIT_OF[win] == trump:
             # Overtrump if possible; there is no duty to under-trump.
-            return [c for c in trumps if c < win] or hand
-        return trumps
+            k = bisect_left(hand, win, lo, hi)
+            return hand[lo:k] if k > lo else hand
+        return hand[lo:hi]
 
     def _exchange_card(self) -> int | None:
         """The card that may be given for the face-up trump card (§6), or None."""
@@ -368,23 +380,25 @@ class GameState:
 
     def _singable(self, seat: int) -> list[int]:
         """Suits ``seat`` may sing now, the 40 alone when it is available (§7)."""
-        hand = self.hands[seat]
-        suits = [
-            s for s in range(4) if not self.sung >> s & 1 and rey(s) in hand and caballo(s) in hand
-        ]
-        if self.trump in suits:
+        mask = self.masks[seat]
+        # Bit rey(s) of ``pairs`` is set when the rey and the caballo (next bit) are held.
+        pairs = mask & (mask >> 1) & _ALL_REYES & ~self.sung
+        if not pairs:
+            return []
+        if pairs >> rey(self.trump) & 1:
             return [self.trump]
-        return suits
+        return [s for s in range(4) if pairs >> rey(s) & 1]
 
     def _tute_ranks(self, seat: int) -> list[str]:
-        rules = self.rules
-        if not rules.allow_tute or self.sang[seat] or self.capote_seat is not None:
+        mask = self.masks[seat]
+        if mask & _ALL_CABALLOS != _ALL_CABALLOS and mask & _ALL_REYES != _ALL_REYES:
             return []
-        hand = self.hands[seat]
+        if not self.rules.allow_tute or self.sang[seat] or self.capote_seat is not None:
+            return []
         out = []
-        if all(caballo(s) in hand for s in range(4)):
+        if mask & _ALL_CABALLOS == _ALL_CABALLOS:
             out.append("11")
-        if all(rey(s) in hand for s in range(4)):
+        if mask & _ALL_REYES == _ALL_REYES:
             out.append("12")
         return out
 
@@ -394,11 +408,46 @@ class GameState:
         """Apply one action; raise :class:`IllegalAction` naming the rule it breaks."""
         kind = action.kind
         if kind == "play":
+            # Playing a card is the hot path: it is inlined here, not in a helper.
+            seat = action.seat
             try:
                 card = action.value.index
             except AttributeError:
                 raise IllegalAction("A play needs a card.") from None
-            self._play(action.seat, card)
+            if self.phase != PLAY or seat != self.turn:
+                raise IllegalAction(self._why_not_turn(seat))
+            cache = self._cache
+            allowed = cache[1] if cache is not None and cache[0] == seat else self._allowed(seat)
+            if card not in allowed:
+                raise IllegalAction(self._why_not_card(seat, card))
+            self.hands[seat].remove(card)
+            self.masks[seat] ^= 1 << card
+            self._cache = None
+            trick = self.trick
+            if not trick:
+                # Leading closes the cante moment and the chance to exchange (§6, §7).
+                if self.moment:
+                    self.moment = ()
+                self.can_exchange = False
+                self.led = SUIT_OF[card]
+                self.win_card = card
+                self.win_seat = seat
+                self.trick_leader = seat
+            else:
+                win = self.win_card
+                suit = SUIT_OF[card]
+                if suit == SUIT_OF[win]:
+                    if card < win:
+                        self.win_card = card
+                        self.win_seat = seat
+                elif suit == self.trump:
+                    self.win_card = card
+                    self.win_seat = seat
+            trick.append(card)
+            if len(trick) == self.n:
+                self._end_trick()
+            else:
+                self.turn = self.next_seat[seat]
         else:
             seat = action.seat
             if not isinstance(seat, int) or not 0 <= seat < self.n:
@@ -411,50 +460,17 @@ class GameState:
             handler(seat, action.value)
         self._log.append(action)
 
-    def _play(self, seat: int, card: int) -> None:
-        if self.phase != PLAY or seat != self.turn:
-            raise IllegalAction(self._why_not_turn(seat))
-        if card not in self._allowed(seat):
-            raise IllegalAction(self._why_not_card(seat, card))
-        self.hands[seat].remove(card)
-        self._cache = None
-        trick = self.trick
-        if not trick:
-            # Leading closes the cante moment and the chance to exchange (§6, §7).
-            if self.moment:
-                self.moment = []
-            self.can_exchange = False
-            self.led = SUIT_OF[card]
-            self.win_card = card
-            self.win_seat = seat
-            self.trick_leader = seat
-        else:
-            win = self.win_card
-            suit = SUIT_OF[card]
-            if suit == SUIT_OF[win]:
-                if card < win:
-                    self.win_card = card
-                    self.win_seat = seat
-            elif suit == self.trump:
-                self.win_card = card
-                self.win_seat = seat
-        trick.append(card)
-        if len(trick) == self.n:
-            self._end_trick()
-        else:
-            self.turn = self.next_seat[seat]
-
     def _end_trick(self) -> None:
         rules = self.rules
         w = self.win_seat
-        cards = tuple(self.trick)
+        cards = self.trick
         self.trick = []
-        self.tricks.append((self.trick_leader, cards))
+        self.tricks.append((self.trick_leader, cards))  # the list is never mutated again
         self.tricks_won[w] += 1
         side = self.side_of[w]
         bonus = rules.last_trick_bonus
         if bonus:
-            self.points[side] += sum([POINTS_OF[c] for c in cards])
+            self.points[side] += sum(map(POINTS_OF.__getitem__, cards))
         self.last_win[side] = len(self.tricks)
         if rules.has_stock and (self.stock or self.trump_in_stock):
             # Winner draws first; with one hidden card left the loser gets the trump card.
@@ -482,8 +498,7 @@ class GameState:
             self._score_deal()
             return
         if rules.cantes and (not rules.cante_needs_stock or self.stock_left):
-            self.moment = [w, self.partner[w]] if self.partner else [w]
-            self.moment_all = tuple(self.moment)
+            self.moment = self.moment_all = self.moment_seats[w]
         else:
             self.moment_all = ()
         if rules.has_stock:
@@ -501,6 +516,7 @@ class GameState:
             card = self.trump_card
             self.trump_in_stock = False
         insort(self.hands[seat], card)
+        self.masks[seat] |= 1 << card
 
     def _carry_won(self, seat: int) -> bool:
         """Mano de vuelta: the first player over 100 with the carried points wins (§8)."""
@@ -518,16 +534,16 @@ class GameState:
         self._check_moment(seat, "sing")
         suit = SUITS.index(suit_letter)
         hand = self.hands[seat]
-        if self.sung >> suit & 1:
+        if self.sung >> rey(suit) & 1:
             raise IllegalAction("Each suit can be sung only once per deal (§7).")
         if rey(suit) not in hand or caballo(suit) not in hand:
             raise IllegalAction("You need the rey and caballo of a suit to sing it (§7).")
         if suit != self.trump and self.trump in self._singable(seat):
             raise IllegalAction("You must sing the 40 in trump before any 20 (§7).")
         value = 40 if suit == self.trump else 20
-        self.sung |= 1 << suit
+        self.sung |= 1 << rey(suit)
         self.sang[seat] = True
-        self.moment.remove(seat)
+        self.moment = tuple(s for s in self.moment if s != seat)
         self.cantes.append((seat, suit, value))
         self.points[self.side_of[seat]] += value
         self._cache = None
@@ -554,7 +570,7 @@ class GameState:
             raise IllegalAction(f"You need all four {name} to announce tute (§7).")
         side = self.side_of[seat]
         self.tute = (seat, rank)
-        self.moment = []
+        self.moment = ()
         self._finish_deal(side, tute=True)
 
     def _check_moment(self, seat: int, what: str) -> None:
@@ -610,6 +626,7 @@ class GameState:
             raise IllegalAction("You do not hold that card.")
         hand.remove(card)
         insort(hand, self.trump_card)
+        self.masks[seat] ^= (1 << card) | (1 << self.trump_card)
         self.exchanges.append((seat, card, self.trump_card))
         self.trump_card = card
         self.exchanged = True
@@ -728,7 +745,7 @@ class GameState:
 
     def _finish_deal(self, winner: int | None, tute: bool = False) -> None:
         self.phase = DONE
-        self.moment = []
+        self.moment = ()
         self.can_exchange = False
         self._cache = None
         self.deal_winner = winner
@@ -824,7 +841,7 @@ _LISTS = (
     "cantes",
     "exchanges",
     "last_win",
-    "moment",
+    "masks",
     "points",
     "sang",
     "score",
@@ -837,6 +854,10 @@ _OPTIONAL_LISTS = ("_next_carry", "bids", "carry", "hand_scores")
 _SHARED = tuple(
     name for name in GameState.__slots__ if name not in (*_LISTS, *_OPTIONAL_LISTS, "hands")
 )
+
+
+_ALL_REYES = sum(1 << rey(s) for s in range(4))
+_ALL_CABALLOS = sum(1 << caballo(s) for s in range(4))
 
 
 def new_game(
