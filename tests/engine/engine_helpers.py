@@ -30,7 +30,8 @@ def build_deal(
     ``given[seat]`` are cards that seat must hold; ``closed[seat]`` are suits (letters) in
     which those given cards are all the seat holds (a void when none are given). The rest
     of the deck goes, in deck order, to the first seat that still needs cards and may take
-    that suit. ``stock`` (2 players) lists the stock top first; by default the cards left.
+    that suit, then to the stock. ``stock`` (2 players) gives the top of the stock, top
+    first; the cards left over follow it.
     """
     opts = Options.from_dict(options)
     rules = opts.rules
@@ -52,8 +53,6 @@ def build_deal(
                 hands[s].append(text)
                 break
         else:
-            if fixed_stock is not None and not rules.bids:
-                raise AssertionError(f"no place for {text}")
             fixed_stock = [*(fixed_stock or []), text]
     if not rules.has_stock and not rules.bids:
         assert trump_card in hands[dealer], "without a stock the trump card is the dealer's"
@@ -133,3 +132,32 @@ def random_game(
     if on_step:
         on_step(state)
     return state
+
+
+def losing_card(state: GameState, seat: int) -> str:
+    """A legal card for a follower that does not win the trick, if there is one."""
+    legal = [a.value for a in state.legal_actions_for(seat) if a.kind == "play"]
+    win = CARDS[state.win_card]
+    trump = SUITS[state.trump]
+
+    def beats(c):
+        if c.suit == win.suit:
+            return c.index < win.index
+        return c.suit == trump
+
+    losers = [c for c in legal if not beats(c)]
+    return str((losers or legal)[-1])
+
+
+def leader_wins_trick(state: GameState, keep: str = "") -> None:
+    """The leader leads its first card not in ``keep``; the other seats try to lose."""
+    seat = state.turn
+    lead = next(
+        str(a.value)
+        for a in state.legal_actions_for(seat)
+        if a.kind == "play" and str(a.value) not in keep.split()
+    )
+    play(state, seat, lead)
+    for _ in range(state.n - 1):
+        follower = state.turn
+        play(state, follower, losing_card(state, follower))
