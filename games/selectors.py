@@ -1,0 +1,15 @@
+"""Reads about games. The engine state is rebuilt from the stored record, never stored."""
+
+from games.engine import GameState, from_record
+from games.models import Game
+
+
+def game_state(*, game: Game) -> GameState:
+    """The engine state of a stored game, rebuilt from its record."""
+    return from_record(game.record)
+
+
+def game_outcome(*, game: Game) -> dict:
+    """The result the record gives: {"over", "winner", "score"}, as the replay command says it."""
+    outcome = game_state(game=game).outcome()
+    return {"over": outcome.over, "winner": outcome.winner, "score": list(outcome.score)}

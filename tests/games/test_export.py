@@ -1,0 +1,76 @@
+"""A stored game, exported and replayed with the replay command, gives back its stored result."""
+
+import json
+import random
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.engine import new_game
+from games.models import Game
+from games.selectors import game_outcome
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def play_random_game(options: dict, seed: int):
+    rng = random.Random(seed)
+    state = new_game(options, rng)
+    while not state.over:
+        if state.needs_deal:
+            state.deal_next(rng)
+            continue
+        actions = [a for acts in state.legal_actions().values() for a in acts]
+        state.apply(rng.choice(actions))
+    return state
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"variant": "tute", "players": 4, "pairs": True, "rounds": 2},
+        {"variant": "tute", "players": 3},
+        {"variant": "tute", "players": 2, "stock_play": "strict"},
+        {"variant": "habanero", "players": 2, "points_to_win": 2},
+        {"variant": "pocha", "players": 3},
+    ],
+    ids=lambda o: f"{o['variant']}-{o['players']}",
+)
+def test_exported_game_replays_to_its_stored_result(options, tmp_path):
+    state = play_random_game(options, seed=11)
+    outcome = state.outcome()
+    game = Game.objects.create(
+        variant=options["variant"],
+        options=options,
+        record=state.to_record(),
+        status=Game.Status.FINISHED,
+        result={"winner": outcome.winner, "score": list(outcome.score)},
+    )
+    out = StringIO()
+    call_command("export_game", str(game.pk), stdout=out)
+    path = tmp_path / "game.json"
+    path.write_text(out.getvalue())
+
+    replay = subprocess.run(
+        [sys.executable, "-m", "games.engine", "replay", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert replay.returncode == 0, replay.stdout[-2000:] + replay.stderr[-2000:]
+    replayed = json.loads(replay.stdout)["game"]
+    assert replayed["over"] is True
+    assert replayed["winner"] == game.result["winner"]
+    assert replayed["score"] == game.result["score"]
+    assert game_outcome(game=game) == {"over": True, **game.result}
+
+
+def test_export_of_an_unknown_game_is_a_clear_error():
+    with pytest.raises(CommandError, match="No game with id 999999"):
+        call_command("export_game", "999999")

@@ -1,0 +1,62 @@
+"""`make bench`: the project's benchmarks, printed as figures and as ratios to a baseline.
+
+Machines here are noisy, so every figure is also given relative to a baseline measured in the
+same run: a fixed pure-Python workload (shuffle a 40-card deck, then pick and remove cards one
+at a time, as a random player would). A ratio moves only when our code does.
+
+    python -m tests.load.bench [--seconds S]
+"""
+
+import argparse
+import json
+import random
+import time
+
+from games.engine.bench import bench as engine_bench
+
+CONFIGS = [
+    ("tute", 4, True),
+    ("tute", 4, False),
+    ("tute", 3, False),
+    ("tute", 2, False),
+    ("habanero", 2, False),
+    ("pocha", 2, False),
+    ("pocha", 3, False),
+    ("pocha", 4, False),
+]
+
+
+def baseline(seconds: float) -> float:
+    """Baseline "plies" per second: one ply = pick and remove a random card from a hand."""
+    rng = random.Random(1)
+    rnd = rng.random
+    deck = list(range(40))
+    plies = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        hand = deck[:]
+        rng.shuffle(hand)
+        while hand:
+            hand.pop(int(rnd() * len(hand)))
+            plies += 1
+    return plies / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    args = parser.parse_args()
+    base = baseline(args.seconds)
+    print(json.dumps({"bench": "baseline", "plies_per_s": round(base)}))
+    for variant, players, pairs in CONFIGS:
+        result = engine_bench(variant, players, args.seconds, seed=7, pairs=pairs)
+        result["bench"] = "engine"
+        result["ratio_to_baseline"] = round(result["plies_per_s"] / base, 4)
+        print(json.dumps(result))
+    # The baseline again: how much the machine drifted during the run.
+    print(json.dumps({"bench": "baseline-again", "plies_per_s": round(baseline(args.seconds))}))
+
+
+if __name__ == "__main__":
+    main()
