@@ -558,11 +558,11 @@ class GameState:
             raise IllegalAction('Tute is announced with "12" (reyes) or "11" (caballos).')
         if not rules.allow_tute:
             raise IllegalAction("Tute is not allowed at this table (§7).")
-        self._check_moment(seat, "tute")
         if self.sang[seat]:
             raise IllegalAction(
                 "Tute may be announced only by a player who has made no cante this deal (§7)."
             )
+        self._check_moment(seat, "tute")
         if self.capote_seat is not None:
             raise IllegalAction("Once capote is declared, nothing else decides the deal (§8).")
         if rank not in self._tute_ranks(seat):
