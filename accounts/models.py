@@ -1,18 +1,26 @@
+"""Players: the user, their friendships, the addresses they log in from, and moderation.
+
+Models stay thin: fields, constraints and small properties. Writes live in
+`accounts/services.py`, reads in `accounts/selectors.py`.
+"""
+
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
-from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-username_validator = RegexValidator(
-    r"^[A-Za-z0-9_-]{3,20}\Z",
-    _("Use 3 to 20 characters: letters, digits, _ and -."),
-    code="invalid_username",
-)
+from accounts.validators import username_validator
 
 
 class User(AbstractUser):
-    """A player or a moderator. Usernames are unique whatever their case."""
+    """A player or a moderator. Usernames are unique whatever their case.
+
+    A ban sets `is_active` off (so every session ends at once) and keeps its reason, which
+    the login page shows. A mute only stops chat until `muted_until`.
+    """
 
     username = models.CharField(
         _("username"),
@@ -27,10 +35,146 @@ class User(AbstractUser):
         max_length=8,
         blank=True,
         default="",
+        choices=settings.LANGUAGES,
         help_text=_("Every page is shown in this language once you are logged in."),
     )
+    banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)
+    ban_reason = models.TextField(_("ban reason"), blank=True, default="")
+    muted_until = models.DateTimeField(_("muted until"), null=True, blank=True)
+    mute_reason = models.TextField(_("mute reason"), blank=True, default="")
 
     class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         constraints = [
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+            # A banned player is never active: the ban is what keeps them out.
+            models.CheckConstraint(
+                condition=models.Q(banned_at__isnull=True) | models.Q(is_active=False),
+                name="accounts_user_banned_is_inactive",
+            ),
         ]
+        permissions = [
+            ("ban_user", _("Can ban and unban players")),
+            ("mute_user", _("Can mute and unmute players")),
+        ]
+
+    def get_absolute_url(self) -> str:
+        return reverse("player_profile", args=[self.username])
+
+    @property
+    def is_banned(self) -> bool:
+        return self.banned_at is not None
+
+    @property
+    def is_muted(self) -> bool:
+        return self.muted_until is not None and self.muted_until > timezone.now()
+
+
+class Friendship(models.Model):
+    """One row per pair of players, stored with the lower pk first.
+
+    Pending while only `requested_by` wants it; accepted once the other says yes. Declining
+    or removing deletes the row, so either may ask again later.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        ACCEPTED = "accepted", _("Accepted")
+
+    user_low = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    user_high = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("requested"), auto_now_add=True)
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("friendship")
+        verbose_name_plural = _("friendships")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user_low", "user_high"], name="accounts_friendship_unique_pair"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(user_low__lt=models.F("user_high")),
+                name="accounts_friendship_ordered_pair",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(requested_by=models.F("user_low"))
+                | models.Q(requested_by=models.F("user_high")),
+                name="accounts_friendship_requester_in_pair",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_low_id} – {self.user_high_id} ({self.status})"
+
+
+class KnownIP(models.Model):
+    """An address a player logged in from, and when they last did."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="known_ips"
+    )
+    ip_address = models.GenericIPAddressField(_("IP address"))
+    first_seen = models.DateTimeField(_("first seen"), default=timezone.now)
+    last_seen = models.DateTimeField(_("last seen"), default=timezone.now, db_index=True)
+    logins = models.PositiveIntegerField(_("logins"), default=1)
+
+    class Meta:
+        ordering = ["-last_seen"]
+        verbose_name = _("IP address")
+        verbose_name_plural = _("IP addresses")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "ip_address"], name="accounts_knownip_unique")
+        ]
+        indexes = [models.Index(fields=["ip_address"], name="accounts_knownip_ip_idx")]
+
+    def __str__(self) -> str:
+        return self.ip_address
+
+
+class ModerationAction(models.Model):
+    """Who did what to whom, when, and why. Written by the moderation services only."""
+
+    class Kind(models.TextChoices):
+        BAN = "ban", _("Ban")
+        UNBAN = "unban", _("Unban")
+        MUTE = "mute", _("Mute")
+        UNMUTE = "unmute", _("Unmute")
+        CHIPS = "chips", _("Chips adjustment")
+
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="moderation_actions_taken",
+        verbose_name=_("moderator"),
+    )
+    target = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="moderation_actions",
+        verbose_name=_("player"),
+    )
+    kind = models.CharField(_("action"), max_length=8, choices=Kind.choices)
+    reason = models.TextField(_("reason"), blank=True, default="")
+    until = models.DateTimeField(_("until"), null=True, blank=True)
+    amount = models.BigIntegerField(_("chips"), null=True, blank=True)
+    created_at = models.DateTimeField(_("when"), default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("moderation action")
+        verbose_name_plural = _("moderation actions")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.target_id} by {self.moderator_id}"

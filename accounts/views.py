@@ -1,6 +1,23 @@
 from django.conf import settings
-from django.views.decorators.http import require_POST
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
+
+from accounts import selectors, services
+from accounts.forms import LanguageForm
+from accounts.models import User
+from rankings import selectors as rankings_selectors
+from rankings.services import (
+    DailyBonusAlreadyClaimed,
+    DailyBonusNotNeeded,
+    chips_daily_bonus,
+)
+from rankings.svg import xp_chart_svg
 
 
 @require_POST
@@ -10,6 +27,125 @@ def set_language(request):
     language = request.POST.get("language", "")
     user = request.user
     if user.is_authenticated and language in dict(settings.LANGUAGES) and user.language != language:
-        user.language = language
-        user.save(update_fields=["language"])
+        services.user_set_language(user=user, language=language)
     return response
+
+
+def _friendship_context(request: HttpRequest, player: User) -> dict:
+    viewer = request.user
+    if not viewer.is_authenticated or viewer.pk == player.pk:
+        return {"player": player, "friendship": None, "friend_state": None}
+    friendship = selectors.friendship_between(a=viewer, b=player)
+    if friendship is None:
+        state = "none"
+    elif friendship.status == friendship.Status.ACCEPTED:
+        state = "friends"
+    elif friendship.requested_by_id == viewer.pk:
+        state = "sent"
+    else:
+        state = "received"
+    return {"player": player, "friendship": friendship, "friend_state": state}
+
+
+@require_GET
+def player_profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(User, username__iexact=username)
+    if player.username != username:
+        return redirect(player, permanent=True)
+    is_self = request.user.is_authenticated and request.user.pk == player.pk
+    standing = rankings_selectors.player_standing(user=player)
+    context = {
+        **_friendship_context(request, player),
+        "is_self": is_self,
+        "standing": standing,
+        "stats": selectors.player_game_stats(user=player),
+        "recent_seats": selectors.player_recent_games(user=player),
+        "friends": selectors.friends_of(player),
+        "xp_chart": xp_chart_svg(
+            rankings_selectors.xp_history(user=player), start=player.date_joined
+        ),
+    }
+    if is_self:
+        context["requests_received"] = selectors.friend_requests_received(user=player)
+        context["requests_sent"] = selectors.friend_requests_sent(user=player)
+        context["bonus_available"] = rankings_selectors.chips_daily_bonus_available(user=player)
+    return render(request, "accounts/profile.html", context)
+
+
+FRIEND_ACTIONS = {"request", "accept", "decline", "remove"}
+
+
+@login_required
+@require_POST
+def friend_action(request: HttpRequest, username: str, action: str) -> HttpResponse:
+    if action not in FRIEND_ACTIONS:
+        raise Http404
+    player = get_object_or_404(User, username=username)
+    me = request.user
+    level = messages.SUCCESS
+    try:
+        if action == "request":
+            friendship = services.friend_request(from_user=me, to_user=player)
+            if friendship.status == friendship.Status.ACCEPTED:
+                text = _("You and %(name)s are now friends.")
+            else:
+                text = _("Friend request sent to %(name)s.")
+        elif action == "accept":
+            services.friend_accept(user=me, requester=player)
+            text = _("You and %(name)s are now friends.")
+        elif action == "decline":
+            services.friend_decline(user=me, requester=player)
+            text = _("You declined the request from %(name)s.")
+        else:
+            services.friend_remove(user=me, other=player)
+            text = _("%(name)s is no longer your friend.")
+    except services.FriendshipError:
+        level, text = messages.ERROR, _("That is not possible with %(name)s.")
+    text = text % {"name": player.username}
+    if request.htmx:
+        # The box swaps in place and says what happened itself.
+        context = {**_friendship_context(request, player), "friend_message": text}
+        return render(request, "accounts/profile.html#friendship-box", context)
+    messages.add_message(request, level, text)
+    if request.POST.get("next") == "self":
+        return redirect(me)
+    return redirect(player)
+
+
+@login_required
+@require_POST
+def daily_bonus(request: HttpRequest) -> HttpResponse:
+    try:
+        chips_daily_bonus(user=request.user)
+    except DailyBonusAlreadyClaimed:
+        messages.info(request, _("You already had today's bonus. Come back tomorrow."))
+    except DailyBonusNotNeeded:
+        messages.info(request, _("The daily bonus is for players with fewer than 1,000 chips."))
+    else:
+        messages.success(request, _("100 chips added: today's bonus."))
+    return redirect(request.user)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_settings(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    if request.method == "POST":
+        form = LanguageForm(request.POST)
+        if form.is_valid():
+            services.user_set_language(user=user, language=form.cleaned_data["language"])
+            response = redirect("player_settings")
+            # Keep the cookie in step, so the language stays after logging out.
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                user.language,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                secure=settings.LANGUAGE_COOKIE_SECURE,
+            )
+            with translation.override(user.language):
+                messages.success(request, _("Your settings were saved."))
+            return response
+    else:
+        form = LanguageForm(initial={"language": user.language or request.LANGUAGE_CODE})
+    return render(request, "accounts/settings.html", {"form": form})

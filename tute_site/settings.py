@@ -170,6 +170,11 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_PRESERVE_USERNAME_CASING = True
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/ip,5/5m/key"}
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# 3-20 letters, digits, _ and -; allauth's signup form checks the same rule as the model.
+ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.username_validators"
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Tute online] "
 
 # --- Email ----------------------------------------------------------------------------------
 if os.environ.get("EMAIL_HOST"):

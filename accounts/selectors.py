@@ -1,0 +1,87 @@
+"""Reads about players: friends, chat rights, game statistics, known addresses."""
+
+from django.db.models import Count, Q, QuerySet
+
+from accounts.models import Friendship, KnownIP, User
+from games.models import Game, GameSeat, Variant
+
+
+def friends_of(user: User) -> QuerySet[User]:
+    """The players who are `user`'s friends (accepted both ways), by username."""
+    accepted = Friendship.objects.filter(status=Friendship.Status.ACCEPTED)
+    return User.objects.filter(
+        Q(pk__in=accepted.filter(user_low=user).values("user_high"))
+        | Q(pk__in=accepted.filter(user_high=user).values("user_low"))
+    ).order_by("username")
+
+
+def are_friends(a: User, b: User) -> bool:
+    if a.pk is None or b.pk is None or a.pk == b.pk:
+        return False
+    low, high = (a, b) if a.pk < b.pk else (b, a)
+    return Friendship.objects.filter(
+        user_low=low, user_high=high, status=Friendship.Status.ACCEPTED
+    ).exists()
+
+
+def friendship_between(*, a: User, b: User) -> Friendship | None:
+    if a.pk == b.pk:
+        return None
+    low, high = (a, b) if a.pk < b.pk else (b, a)
+    return Friendship.objects.filter(user_low=low, user_high=high).first()
+
+
+def friend_requests_received(*, user: User) -> QuerySet[User]:
+    """Players waiting for `user`'s answer, oldest request first."""
+    pending = Friendship.objects.filter(status=Friendship.Status.PENDING).exclude(requested_by=user)
+    requesters = pending.filter(Q(user_low=user) | Q(user_high=user)).values("requested_by")
+    return User.objects.filter(pk__in=requesters).order_by("username")
+
+
+def friend_requests_sent(*, user: User) -> QuerySet[User]:
+    pending = Friendship.objects.filter(status=Friendship.Status.PENDING, requested_by=user)
+    return User.objects.filter(
+        Q(pk__in=pending.filter(user_low=user).values("user_high"))
+        | Q(pk__in=pending.filter(user_high=user).values("user_low"))
+    ).order_by("username")
+
+
+def can_chat(user: User) -> bool:
+    """Whether `user` may write in a chat now: logged in, not banned, not muted."""
+    return bool(user.is_authenticated and user.is_active and not user.is_muted)
+
+
+def player_game_stats(*, user: User) -> list[dict]:
+    """Finished games played and won, per variant, in the variants' order."""
+    rows = {
+        row["game__variant"]: row
+        for row in GameSeat.objects.filter(
+            user=user,
+            game__status=Game.Status.FINISHED,
+            outcome__in=[GameSeat.Outcome.WON, GameSeat.Outcome.LOST],
+        )
+        .values("game__variant")
+        .annotate(played=Count("pk"), won=Count("pk", filter=Q(outcome=GameSeat.Outcome.WON)))
+        .order_by()
+    }
+    return [
+        {
+            "variant": variant,
+            "label": label,
+            "played": rows.get(variant, {}).get("played", 0),
+            "won": rows.get(variant, {}).get("won", 0),
+        }
+        for variant, label in Variant.choices
+    ]
+
+
+def player_recent_games(*, user: User, limit: int = 20) -> QuerySet[GameSeat]:
+    return (
+        GameSeat.objects.filter(user=user)
+        .select_related("game")
+        .order_by("-game__created_at", "-game__pk")[:limit]
+    )
+
+
+def known_ips(*, user: User) -> QuerySet[KnownIP]:
+    return KnownIP.objects.filter(user=user).order_by("-last_seen")

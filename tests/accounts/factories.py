@@ -1,0 +1,88 @@
+"""factory_boy factories for players, moderators and finished games. Reuse them anywhere.
+
+Every user shares one password, `PASSWORD`, hashed once per run (hashing is slow on purpose).
+The conftest of tests/accounts and tests/rankings also picks a fast hasher for signups.
+"""
+
+import functools
+import uuid
+
+import factory
+from django.conf import settings
+from django.contrib.auth.hashers import make_password
+from django.utils import timezone
+from factory.django import DjangoModelFactory
+
+from accounts.models import User
+from games.models import Game, GameSeat
+
+PASSWORD = "x-very-secret-1"
+
+
+@functools.cache
+def _hash_with(hashers: tuple[str, ...]) -> str:
+    return make_password(PASSWORD)
+
+
+def _password_hash() -> str:
+    # Cached per hasher setting: a hash made under a fast test hasher must not reach a
+    # process (a live daphne) that only knows the default ones.
+    return _hash_with(tuple(settings.PASSWORD_HASHERS))
+
+
+class UserFactory(DjangoModelFactory):
+    """A player. `UserFactory(chips=1000)` also grants them chips through the ledger."""
+
+    class Meta:
+        model = User
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"player{n}")
+    email = factory.LazyAttribute(lambda user: f"{user.username.lower()}@example.com")
+    password = factory.LazyFunction(_password_hash)
+    language = "en"
+
+    @factory.post_generation
+    def chips(obj, create, extracted, **kwargs):
+        if create and extracted:
+            from rankings.services import chips_grant
+
+            chips_grant(user=obj, amount=extracted, key=f"test-grant:{obj.pk}:{uuid.uuid4().hex}")
+
+
+class StaffUserFactory(UserFactory):
+    """Staff without any permission: the admin lets them in and refuses everything."""
+
+    is_staff = True
+
+
+class ModeratorFactory(StaffUserFactory):
+    """Staff in the Moderators group."""
+
+    @factory.post_generation
+    def moderators_group(obj, create, extracted, **kwargs):
+        if create:
+            from accounts.moderators import moderators_group_sync
+
+            obj.groups.add(moderators_group_sync())
+
+
+class GameFactory(DjangoModelFactory):
+    class Meta:
+        model = Game
+
+    variant = "tute"
+    options = factory.LazyFunction(lambda: {"players": 2, "rounds": 1})
+    status = Game.Status.FINISHED
+    competitive = True
+    finished_at = factory.LazyFunction(timezone.now)
+
+
+class GameSeatFactory(DjangoModelFactory):
+    class Meta:
+        model = GameSeat
+
+    game = factory.SubFactory(GameFactory)
+    seat = 0
+    user = factory.SubFactory(UserFactory)
+    outcome = GameSeat.Outcome.WON
