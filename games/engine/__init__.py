@@ -15,6 +15,7 @@ Randomness comes in only through an injected shuffle (``rng``), cryptographicall
 from .actions import Action, IllegalAction, MalformedAction
 from .cards import CARDS, Card
 from .deal import Deal, InvalidRecord, deal_cards
+from .determinize import determinize
 from .options import OptionError, Options, Rules
 from .record import from_record, parse_record, to_record
 from .state import GameState, Outcome, new_game
@@ -35,6 +36,7 @@ __all__ = [
     "Rules",
     "SeatView",
     "deal_cards",
+    "determinize",
     "from_record",
     "new_game",
     "parse_record",

@@ -826,6 +826,12 @@ class GameState:
 
         return build_view(self, seat)
 
+    def determinize(self, seat: int, rng: Any) -> GameState:
+        """A clone with the cards hidden from ``seat`` placed anew; see :mod:`.determinize`."""
+        from .determinize import determinize
+
+        return determinize(self, seat, rng)
+
     def to_record(self) -> dict[str, Any]:
         """The game record (NOTATION.md) of this game so far."""
         from .record import to_record

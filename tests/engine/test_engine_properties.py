@@ -190,3 +190,44 @@ def test_clone_is_independent_and_plays_on_identically(table, seed):
         copy.apply(rng.choice(acts))
         moves += 1
     assert original.to_record() == before
+
+
+@pytest.mark.parametrize("table", TABLES, ids=IDS)
+@settings(max_examples=6, deadline=None, database=None)
+@given(seed=seeds)
+def test_a_determinized_copy_looks_the_same_to_the_seat_and_respects_what_it_knows(table, seed):
+    import random
+
+    from games.engine.determinize import known_holders, voids
+
+    rng = random.Random(seed)
+    checked = 0  # positions checked, so the test cannot pass on none
+
+    def step(state):
+        nonlocal checked
+        if state.phase == "done" or rng.random() > 0.5:
+            return
+        seat = rng.randrange(state.n)
+        copy = state.determinize(seat, random.Random(seed))
+        assert copy.view(seat) == state.view(seat)
+        assert copy.legal_actions_for(seat) == state.legal_actions_for(seat)
+        assert len(copy.stock) == len(state.stock)
+        for card, holder in known_holders(state, seat).items():
+            assert card in copy.hands[holder]
+        everything = sorted(
+            [c for h in copy.hands for c in h]
+            + copy.stock
+            + [c for _, t in copy.tricks for c in t]
+            + copy.trick
+            + ([copy.trump_card] if copy.trump_in_stock else [])
+        )
+        assert len(set(everything)) == len(everything)
+        void = voids(state)
+        for s in range(state.n):
+            if s != seat:
+                assert not [c for c in copy.hands[s] if SUIT_OF[c] in void[s]]
+        checked += 1
+        copy.apply(rng.choice([a for acts in copy.legal_actions().values() for a in acts]))
+
+    random_game(table, seed, on_step=step, max_deals=3)
+    assert checked

@@ -1,0 +1,146 @@
+"""Determinization: a copy of a game where the cards hidden from one seat are dealt anew.
+
+A searching robot samples such copies and plays them out with :meth:`GameState.clone`.
+:func:`determinize` reads only what ``seat`` may see (its own hand, the cards shown face up,
+cantes, exchanges, who failed to follow) plus hand and stock sizes; the hidden cards of the
+real game only decide which cards are unknown, never where they go.
+
+>>> import random
+>>> from games.engine.state import new_game
+>>> g = new_game({"players": 4}, random.Random(1), first_dealer=3)
+>>> d = determinize(g, 0, random.Random(2))
+>>> d.hands[0] == g.hands[0], [len(h) for h in d.hands] == [len(h) for h in g.hands]
+(True, True)
+
+The copy is for playouts only: its record still names the real deal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import SUIT_OF, caballo, deck_for, rey
+from .state import GameState
+
+_MAX_TRIES = 50
+
+
+def known_holders(state: GameState, seat: int) -> dict[int, int]:
+    """Cards of other seats that ``seat`` knows the place of: card -> holder.
+
+    Sung reyes and caballos, a trump card taken in an exchange or on the last draw, and
+    the dealer's face-up trump card, as long as they have not been played.
+    """
+    played = {c for _, cards in state.tricks for c in cards} | set(state.trick)
+    known: dict[int, int] = {}
+    for singer, suit, _ in state.cantes:
+        known[rey(suit)] = singer
+        known[caballo(suit)] = singer
+    for who, _gave, took in state.exchanges:
+        known[took] = who
+    rules = state.rules
+    if rules.has_stock:
+        if not state.trump_in_stock and len(state.tricks) >= 12:
+            # The loser of the 12th trick took the face-up card.
+            leader, cards = state.tricks[11]
+            winner = _trick_winner(state, leader, cards)
+            known[state.trump_card] = 1 - winner
+    else:
+        deal = state._deal
+        if deal is not None and deal.trump_card.index not in {c.index for c in deal.stock}:
+            known[deal.trump_card.index] = state.dealer
+    return {c: s for c, s in known.items() if c not in played and s != seat}
+
+
+def voids(state: GameState) -> list[set[int]]:
+    """Suits each seat is known to lack, from tricks where the full duties of §5 applied
+    and no card was drawn afterwards (no stock, or the 2-player arrastre)."""
+    n = state.n
+    out: list[set[int]] = [set() for _ in range(n)]
+    rules = state.rules
+    tricks = [*state.tricks, (state.trick_leader, state.trick)] if state.trick else state.tricks
+    for number, (leader, cards) in enumerate(tricks):
+        if rules.has_stock and number < 12:
+            continue  # cards drawn later may refill any suit
+        led = SUIT_OF[cards[0]]
+        trump_on_table = led == state.trump
+        for i in range(1, len(cards)):
+            who = (leader + i) % n
+            suit = SUIT_OF[cards[i]]
+            if suit != led:
+                out[who].add(led)
+                if suit != state.trump and not trump_on_table:
+                    out[who].add(state.trump)
+            if suit == state.trump:
+                trump_on_table = True
+    return out
+
+
+def determinize(state: GameState, seat: int, rng: Any) -> GameState:
+    """A clone of ``state`` where every card hidden from ``seat`` is placed at random,
+    consistent with what ``seat`` knows (see :func:`known_holders` and :func:`voids`)."""
+    n = state.n
+    copy = state.clone()
+    known = known_holders(state, seat)
+    void = voids(state)
+    visible = set(state.hands[seat]) | {c for _, cards in state.tricks for c in cards}
+    visible |= set(state.trick)
+    if state.trump_in_stock or state.rules.bids:
+        visible.add(state.trump_card)  # face up under the stock, or pocha's turned-up card
+    # Pocha's undealt cards are unknown too: whatever the hands do not take stays undealt.
+    pool = [c for c in deck_for(n) if c not in visible and c not in known]
+    need = {s: len(state.hands[s]) for s in range(n) if s != seat}
+    fixed: dict[int, list[int]] = {s: [] for s in need}
+    for card, holder in known.items():
+        fixed[holder].append(card)
+    for tries in range(_MAX_TRIES + 1):
+        strict = tries < _MAX_TRIES  # give up on voids rather than fail
+        rng.shuffle(pool)
+        hands = _deal_pool(pool, need, fixed, void if strict else None)
+        if hands is not None:
+            break
+    assert hands is not None
+    taken = {c for h in hands.values() for c in h}
+    copy.stock = [c for c in pool if c not in taken] if state.rules.has_stock else []
+    for s, hand in hands.items():
+        copy.hands[s] = sorted(hand)
+        copy.masks[s] = sum(1 << c for c in hand)
+    copy._cache = None
+    return copy
+
+
+def _deal_pool(
+    pool: list[int],
+    need: dict[int, int],
+    fixed: dict[int, list[int]],
+    void: list[set[int]] | None,
+) -> dict[int, list[int]] | None:
+    hands = {s: list(fixed[s]) for s in need}
+    left = list(pool)
+    # Most constrained seats first, so a void does not leave a seat short.
+    order = sorted(need, key=lambda s: -len(void[s]) if void else 0)
+    for s in order:
+        want = need[s] - len(hands[s])
+        if void:
+            fits = [c for c in left if SUIT_OF[c] not in void[s]]
+        else:
+            fits = left
+        if len(fits) < want:
+            return None
+        chosen = fits[:want]
+        hands[s] += chosen
+        chosen_set = set(chosen)
+        left = [c for c in left if c not in chosen_set]
+    return hands
+
+
+def _trick_winner(state: GameState, leader: int, cards: list[int]) -> int:
+    best = 0
+    for i in range(1, len(cards)):
+        c, b = cards[i], cards[best]
+        if SUIT_OF[c] == SUIT_OF[b]:
+            if c < b:
+                best = i
+        elif SUIT_OF[c] == state.trump:
+            best = i
+    return (leader + best) % state.n
