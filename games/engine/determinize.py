@@ -121,10 +121,7 @@ def _deal_pool(
     order = sorted(need, key=lambda s: -len(void[s]) if void else 0)
     for s in order:
         want = need[s] - len(hands[s])
-        if void:
-            fits = [c for c in left if SUIT_OF[c] not in void[s]]
-        else:
-            fits = left
+        fits = [c for c in left if SUIT_OF[c] not in void[s]] if void else left
         if len(fits) < want:
             return None
         chosen = fits[:want]
