@@ -116,11 +116,9 @@ def deal_cards(
         trump, stock = rest[0], rest
     else:  # every card dealt: the dealer's last card sets trump and stays in hand
         trump, stock = hands[dealer][-1], []
+    card = CARDS.__getitem__
     return Deal(
-        dealer,
-        tuple(tuple(CARDS[c] for c in h) for h in hands),
-        CARDS[trump],
-        tuple(CARDS[c] for c in stock),
+        dealer, tuple(tuple(map(card, h)) for h in hands), CARDS[trump], tuple(map(card, stock))
     )
 
 
@@ -139,7 +137,8 @@ def check_deal(rules: Rules, deal_index: int, deal: Deal) -> None:
             raise InvalidRecord(
                 f"Deal {deal_index}: seat {seat} must be dealt {size} cards, not {len(hand)}."
             )
-    cards = [c.index for h in deal.hands for c in h] + [c.index for c in deal.stock]
+    cards = [c.index for h in deal.hands for c in h]
+    cards += [c.index for c in deal.stock]
     if rules.has_stock:
         cards.append(deal.trump_card.index)
     deck = deck_for(n)

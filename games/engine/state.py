@@ -36,12 +36,13 @@ import secrets
 from bisect import bisect_left, insort
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from .actions import PLAYS, Action, IllegalAction
 from .cards import CARD_TEXT, CARDS, POINTS_OF, RANK_OF, SUIT_OF, SUITS, caballo, rey
 from .deal import Deal, check_deal, deal_cards, hand_size
-from .options import Options, as_options
+from .options import Options, Rules, as_options
 
 # Phases of a deal. DONE covers "before the first deal", "deal over" and "game over".
 BID, CAPOTE, PLAY, DONE = "bid", "capote", "play", "done"
@@ -127,13 +128,9 @@ class GameState:
     def __init__(self, options: Options | Mapping[str, Any] | None = None) -> None:
         self.options = as_options(options)
         rules = self.rules = self.options.rules
-        n = self.n = rules.players
+        self.n = rules.players
         self.sides = rules.sides
-        self.side_of = tuple(rules.side_of(s) for s in range(n))
-        self.partner = tuple((s + 2) % 4 for s in range(n)) if rules.pairs else None
-        self.next_seat = tuple((s + 1) % n for s in range(n))
-        # Who may sing after seat w wins a trick: w, and w's partner in pairs (§7).
-        self.moment_seats = tuple((w, (w + 2) % 4) if rules.pairs else (w,) for w in range(n))
+        self.side_of, self.partner, self.next_seat, self.moment_seats = _seating(rules)
         self.score = [0] * self.sides
         self.first_dealer: int | None = None
         self.deal_index = -1
@@ -223,12 +220,12 @@ class GameState:
         self._log = []
         self.dealer = deal.dealer
         self.leader = self.turn = self.next_seat[deal.dealer]
-        self.hands = [sorted(c.index for c in h) for h in deal.hands]
-        self.masks = [sum(1 << c for c in h) for h in self.hands]
+        self.hands = [sorted(map(_INDEX, h)) for h in deal.hands]
+        self.masks = [sum(map(_BIT.__getitem__, h)) for h in self.hands]
         self.trump_card = deal.trump_card.index
         self.trump = SUIT_OF[self.trump_card]
         if rules.has_stock:
-            self.stock = [c.index for c in reversed(deal.stock)]
+            self.stock = list(map(_INDEX, reversed(deal.stock)))
             self.trump_in_stock = True
         self.carry = carry
         self._next_carry = None
@@ -296,7 +293,10 @@ class GameState:
         tute). Empty when the seat has nothing to do."""
         phase = self.phase
         if phase == PLAY and seat == self.turn and not self.moment:
+            # The common case, kept short: a card to play and nothing else to do.
             plays = PLAYS[seat]
+            if not self.trick:
+                return [plays[c] for c in self.hands[seat]]
             return [plays[c] for c in self._allowed(seat)]
         if phase == DONE:
             return []
@@ -864,6 +864,26 @@ _SHARED = tuple(
 
 _ALL_REYES = sum(1 << rey(s) for s in range(4))
 _ALL_CABALLOS = sum(1 << caballo(s) for s in range(4))
+
+
+_INDEX = attrgetter("index")
+_BIT = tuple(1 << c for c in range(40))
+_SEATING: dict[Rules, tuple[Any, ...]] = {}
+
+
+def _seating(rules: Rules) -> tuple[Any, ...]:
+    """Per-table constants: side of each seat, partner, next seat, who sings after a win."""
+    cached = _SEATING.get(rules)
+    if cached is None:
+        n = rules.players
+        cached = _SEATING[rules] = (
+            tuple(rules.side_of(s) for s in range(n)),
+            tuple((s + 2) % 4 for s in range(n)) if rules.pairs else None,
+            tuple((s + 1) % n for s in range(n)),
+            # Who may sing after seat w wins a trick: w, and w's partner in pairs (§7).
+            tuple((w, (w + 2) % 4) if rules.pairs else (w,) for w in range(n)),
+        )
+    return cached
 
 
 def new_game(
