@@ -7,9 +7,8 @@ and holds eight trumps; seat 1 draws the 5B and 2B.
 
 from __future__ import annotations
 
-from engine_helpers import play, position, random_game, refusal
-
 from games.engine import Action, from_record
+from tests.engine.engine_helpers import play, position, random_game, refusal
 
 HABANERO = {"variant": "habanero"}
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import random
 
-from engine_helpers import build_deal, play, plays, position, random_game, refusal
-
 from games.engine import Action, GameState, deal_cards
 from games.engine.options import Options
+from tests.engine.engine_helpers import build_deal, play, plays, position, random_game, refusal
 
 POCHA2 = {"variant": "pocha", "players": 2}
 

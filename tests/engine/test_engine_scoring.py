@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import random_game
 
 from games.engine import GameState, deal_cards, new_game
 from games.engine.options import Options
+from tests.engine.engine_helpers import random_game
 
 
 def finished_deals(options, seeds, **kw):

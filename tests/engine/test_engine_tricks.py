@@ -6,10 +6,9 @@ Four players alone unless said otherwise; seat 3 deals, so seat 0 leads; copas i
 
 from __future__ import annotations
 
-from engine_helpers import play, play_all, plays, position, refusal
-
 from games.engine import Action, GameState, deal_cards
 from games.engine.options import Options
+from tests.engine.engine_helpers import play, play_all, plays, position, refusal
 
 ALONE = {"players": 4, "pairs": False}
 PAIRS = {"players": 4, "pairs": True}
