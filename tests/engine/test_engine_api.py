@@ -182,3 +182,18 @@ def test_clone_shares_nothing_that_play_changes():
     copy.apply(acts[0])
     assert len(state.hand(state.turn)) == 8
     assert state.trick == [] and copy.trick != []
+
+
+def test_clone_copies_every_slot_and_no_list_that_play_mutates():
+    from games.engine import GameState
+
+    state = random_game({"variant": "habanero"}, 2, max_deals=2)
+    copy = state.clone()
+    for name in GameState.__slots__:
+        if name == "_cache":
+            continue
+        assert getattr(copy, name) == getattr(state, name), name
+        value = getattr(state, name)
+        if isinstance(value, list) and name != "_finished":
+            assert getattr(copy, name) is not value, name
+    assert all(a is not b for a, b in zip(copy.hands, state.hands, strict=True))
