@@ -10,6 +10,20 @@ Randomness comes in only through an injected shuffle (``rng``), cryptographicall
 >>> g.apply(g.legal_actions_for(seat)[0])
 >>> g.view(seat).hand_sizes[seat]
 9
+
+The API, in one place:
+
+- :class:`Card` (``Card.parse("12O")``, interned in ``CARDS``), :class:`Action`
+  (``Action.play(seat, card)``, ``.sing``, ``.tute``, ``.exchange``, ``.capote``, ``.bid``,
+  ``to_dict``/``from_dict``), :class:`Options` (``Options.from_dict``) and its :class:`Rules`.
+- :func:`new_game` (options, rng, first_dealer) deals the first deal; :func:`deal_cards`
+  (options, dealer, rng, deal_index) deals any; :class:`GameState` holds a game:
+  ``legal_actions()``, ``legal_actions_for(seat)``, ``apply(action)`` (raises
+  :class:`IllegalAction`), ``needs_deal``, ``start_deal(deal)``, ``deal_next(rng)``,
+  ``view(seat)`` (a :class:`SeatView`), ``score``, ``outcome()``, ``clone()``,
+  ``determinize(seat, rng)``, ``to_record()``, ``deal_summaries()``.
+- :func:`from_record` / :func:`to_record` for game records (NOTATION.md);
+  ``python -m games.engine replay RECORD.json`` and ``python -m games.engine bench``.
 """
 
 from .actions import Action, IllegalAction, MalformedAction

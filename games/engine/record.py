@@ -9,6 +9,17 @@
 ('tute', 1)
 >>> from_record(rec).to_record() == rec
 True
+
+Choices where NOTATION.md leaves room:
+
+- Every deal is checked for form, cards, hand sizes and dealer before any action is
+  replayed, so an invalid later deal is reported (exit 2) even after an illegal action.
+- A deal whose dealer is not (first dealer + k) % n is invalid.
+- Keys other than the known ones are ignored in deals and actions, as in options; an action
+  must still carry exactly one of the six action keys. ``tute`` takes the strings "12" and
+  "11" only, ``bid`` an integer (not a bool), ``capote`` a bool.
+- A record without deals is valid: a game waiting for its first deal.
+- ``to_record`` writes all six rule options, the hands in the order they were dealt.
 """
 
 from __future__ import annotations

@@ -28,6 +28,17 @@ Choices where the rules leave room (each is also noted where it is coded):
   whenever that trick is played, also when it ends a capote or a mano de vuelta.
 - At equal top points in tute the tied side that won a trick most recently wins; this is the
   last trick's winner whenever that side is among the tied.
+- Tute counts in habanero too (``allow_tute`` applies to both 2-player variants); in pocha
+  there is none.
+- Habanero capote: when the leader declares, the other player is not asked. Cantes stay
+  possible during a capote and count in the points, but decide nothing. The mano de vuelta
+  check runs after every trick and cante only while no capote is declared.
+- Habanero: a deal where nobody passes 100 is followed by a mano de vuelta carrying each
+  player's total (carried points included, should a mano de vuelta ever end that way).
+- Pocha deal summaries give ``points`` as null (the whole list) until the hand ends; the game
+  winner is one seat, or the list of seats tied at the top.
+- An action by a seat that may not act now (not its turn, deal over, game over) is illegal,
+  with a reason, not malformed.
 """
 
 from __future__ import annotations
