@@ -59,4 +59,128 @@ def page_context(slug: str) -> dict[str, Any]:
         "variants": variants_table() if slug == "index" else (),
         "xp_rows": xp_table() if slug == "rankings" else (),
         "pot": pot_example() if slug == "rankings" else None,
+        "grades": _grades() if slug == "rankings" else (),
+        "table_options": table_options() if slug == "tables" else (),
+        "reconnect_minutes": _table_default("reconnect_minutes"),
+        "move_time": _table_default("move_time"),
     }
+
+
+def _grades() -> tuple:
+    from rankings.grades import GRADES
+
+    return GRADES
+
+
+# Table settings that no code holds yet: the tables issue brings a Table model, and once it
+# has these fields their defaults are read from it instead (see `_table_default`).
+NOT_YET_IN_CODE = {"move_time": 30, "private": False, "guests": True, "reconnect_minutes": 3}
+
+
+def _table_default(name: str) -> Any:
+    from django.apps import apps
+    from django.core.exceptions import FieldDoesNotExist
+
+    for model_name in ("Table", "GameTable"):
+        try:
+            model = apps.get_model("games", model_name)
+            return model._meta.get_field(name).get_default()
+        except (LookupError, FieldDoesNotExist):
+            continue
+    return NOT_YET_IN_CODE[name]
+
+
+def table_options() -> list[dict[str, Any]]:
+    """The table options of the tables page: code, meaning, values and default, from code."""
+    from django.utils.translation import gettext_lazy as _
+
+    from games.engine.options import STOCK_PLAY
+    from games.models import Game
+
+    from .numbers import rule_numbers
+
+    n = rule_numbers()
+    default = Options()
+    habanero = Options.from_dict({"variant": "habanero"})
+    game_field = Game._meta.get_field
+    on, off = _("on"), _("off")
+
+    def switch(value: bool) -> Any:
+        return on if value else off
+
+    return [
+        {
+            "code": "variant",
+            "meaning": _("The game played at the table."),
+            "values": "tute, habanero, pocha",
+            "default": default.variant,
+        },
+        {
+            "code": "players",
+            "meaning": _("How many seats the table has."),
+            "values": _("2, 3 or 4, as the game allows"),
+            "default": f"{default.players}; {habanero.players} (habanero)",
+        },
+        {
+            "code": "pairs",
+            "meaning": _("Four-player Tute in two pairs, partners face to face."),
+            "values": f"{on} / {off}",
+            "default": switch(default.pairs),
+        },
+        {
+            "code": "rounds",
+            "meaning": _("Deals to win a game of Tute."),
+            "values": f"{n['rounds_min']}–{n['rounds_max']}",
+            "default": default.rounds,
+        },
+        {
+            "code": "points_to_win",
+            "meaning": _("Deals (points) to win a game of Habanero."),
+            "values": f"{n['points_to_win_min']}–{n['points_to_win_max']}",
+            "default": habanero.points_to_win,
+        },
+        {
+            "code": "move_time",
+            "meaning": _("Seconds for each move; when they run out the server plays for you."),
+            "values": _("seconds"),
+            "default": _table_default("move_time"),
+        },
+        {
+            "code": "competitive",
+            "meaning": _(
+                "Play for XP, ranking and chips. Off, the game is practice: nothing is won or lost."
+            ),
+            "values": f"{on} / {off}",
+            "default": switch(game_field("competitive").get_default()),
+        },
+        {
+            "code": "stake",
+            "meaning": _("Chips each player puts in the pot (competitive games only)."),
+            "values": _("chips"),
+            "default": game_field("stake").get_default(),
+        },
+        {
+            "code": "private",
+            "meaning": _("Only invited players and the master's friends may sit."),
+            "values": f"{on} / {off}",
+            "default": switch(_table_default("private")),
+        },
+        {
+            "code": "guests",
+            "meaning": _("Others may watch the game and chat."),
+            "values": f"{on} / {off}",
+            "default": switch(_table_default("guests")),
+        },
+        {
+            "code": "allow_tute",
+            "meaning": _("Whether a tute may be announced."),
+            "values": f"{on} / {off}",
+            "default": switch(default.allow_tute),
+        },
+        {
+            "code": "stock_play",
+            "meaning": _("How strictly to answer while the stock lasts (two-player Tute)."),
+            "values": ", ".join(STOCK_PLAY),
+            "default": default.stock_play,
+        },
+    ]

@@ -187,10 +187,13 @@ def _xp_numbers() -> dict[str, int]:
 
 
 def _chip_numbers() -> dict[str, int]:
-    from rankings.services import BANK_CUT_PERCENT
+    from rankings.services import BANK_CUT_PERCENT, DAILY_BONUS, DAILY_BONUS_BELOW, SIGNUP_GRANT
 
     pot = pot_example()
     return {
         "bank_cut_percent": BANK_CUT_PERCENT,
+        "signup_grant": SIGNUP_GRANT,
+        "daily_bonus": DAILY_BONUS,
+        "daily_bonus_below": DAILY_BONUS_BELOW,
         **{f"pot_{key}": value for key, value in pot.items()},
     }

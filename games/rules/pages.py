@@ -55,7 +55,7 @@ PAGES = (
         "habanero",
         _("Habanero"),
         "Habanero",
-        _("Tute for two: a stock, capote and the mano de vuelta, first past 100."),
+        _("Tute for two: a stock to draw from, the capote and the mano de vuelta."),
     ),
     RulesPage(
         "pocha",

@@ -43,6 +43,13 @@ CARD_NAMES = {
     "B": _("%(rank)s of bastos"),
 }
 SUIT_LABELS = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
+# "of oros" as a phrase of its own, for sentences about a suit ("the king and knight of oros").
+OF_SUIT = {
+    "O": _("of oros"),
+    "C": _("of copas"),
+    "E": _("of espadas"),
+    "B": _("of bastos"),
+}
 SIZES = ("sm", "md", "lg")
 
 # Ink of each suit, as on a Spanish deck: gold coins, red cups, blue swords, green clubs.

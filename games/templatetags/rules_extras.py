@@ -7,7 +7,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from games.rules.numbers import rule_numbers
-from games.templatetags.cards import RANK_NAMES, SUIT_LABELS
+from games.templatetags.cards import OF_SUIT, RANK_NAMES, SUIT_LABELS
 
 register = template.Library()
 
@@ -47,3 +47,9 @@ def rules_url(context, slug: str, anchor: str = "") -> str:
 
     url = f"{PAGES_BY_SLUG[slug].url}?lang={context['lang']}"
     return f"{url}#{anchor}" if anchor else url
+
+
+@register.filter
+def of_suit(code: str) -> str:
+    """ "of oros" in the current language (French elides: "d’oros"), for a card or suit letter."""
+    return str(OF_SUIT[str(code)[-1]])
