@@ -104,8 +104,12 @@ def friend_action(request: HttpRequest, username: str, action: str) -> HttpRespo
     text = text % {"name": player.username}
     if request.htmx:
         # The box swaps in place and says what happened itself.
-        context = {**_friendship_context(request, player), "friend_message": text}
-        return render(request, "accounts/profile.html#friendship-box", context)
+        context = {
+            **_friendship_context(request, player),
+            "friends": selectors.friends_of(player),
+            "friend_message": text,
+        }
+        return render(request, "accounts/profile.html#social", context)
     messages.add_message(request, level, text)
     if request.POST.get("next") == "self":
         return redirect(me)

@@ -103,14 +103,14 @@ def xp_chart_svg(
         path.append(f"H{x(moment):.1f}V{y(total):.1f}")
     thresholds = "".join(
         format_html(
-            '<line class="threshold" x1="{}" x2="{}" y1="{:.1f}" y2="{:.1f}"/>'
-            '<text class="threshold-label" x="{}" y="{:.1f}" text-anchor="end">{}</text>',
+            '<line class="threshold" x1="{}" x2="{}" y1="{}" y2="{}"/>'
+            '<text class="threshold-label" x="{}" y="{}" text-anchor="end">{}</text>',
             left,
             left + plot_w,
-            y(grade.min_xp),
-            y(grade.min_xp),
-            left + plot_w,
-            y(grade.min_xp) - 3,
+            f"{y(grade.min_xp):.1f}",
+            f"{y(grade.min_xp):.1f}",
+            left + plot_w - 2,
+            f"{y(grade.min_xp) - 3:.1f}",
             grade.name,
         )
         for grade in GRADES[1:]
@@ -121,12 +121,12 @@ def xp_chart_svg(
         '<svg class="xp-chart" role="img" aria-label="{}" viewBox="0 0 {} {}"'
         ' xmlns="http://www.w3.org/2000/svg"><title>{}</title>'
         '<rect class="plot" x="{}" y="{}" width="{}" height="{}"/>{}'
-        '<text class="axis-label" x="{}" y="{:.1f}" text-anchor="end">{}</text>'
-        '<text class="axis-label" x="{}" y="{:.1f}" text-anchor="end">0</text>'
+        '<text class="axis-label" x="{}" y="{}" text-anchor="end">{}</text>'
+        '<text class="axis-label" x="{}" y="{}" text-anchor="end">0</text>'
         '<text class="axis-label" x="{}" y="{}">{}</text>'
         '<text class="axis-label" x="{}" y="{}" text-anchor="end">{}</text>'
         '<path class="xp-line" d="{}"/>'
-        '<circle class="xp-now" cx="{:.1f}" cy="{:.1f}" r="4"/></svg>',
+        '<circle class="xp-now" cx="{}" cy="{}" r="4"/></svg>',
         label,
         width,
         height,
@@ -148,6 +148,6 @@ def xp_chart_svg(
         height - 8,
         date_format(series[-1][0], "SHORT_DATE_FORMAT"),
         "".join(path),
-        x(series[-1][0]),
-        y(series[-1][1]),
+        f"{x(series[-1][0]):.1f}",
+        f"{y(series[-1][1]):.1f}",
     )

@@ -1,0 +1,143 @@
+"""The public profile and the settings page, as a visitor and as the player see them."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from accounts.selectors import can_chat
+from accounts.services import user_mute
+from games.models import Game, GameSeat
+from rankings.models import XpEvent
+from rankings.services import xp_award
+from tests.accounts.factories import GameFactory, GameSeatFactory, ModeratorFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def seat(user, variant, outcome, status=Game.Status.FINISHED, **game):
+    return GameSeatFactory(
+        user=user, outcome=outcome, game=GameFactory(variant=variant, status=status, **game)
+    )
+
+
+def test_profile_shows_grade_badge_xp_and_chips(client):
+    player = UserFactory(username="Marta", chips=1000)
+    xp_award(user=player, amount=520, reason=XpEvent.Reason.WON, key="xp:1")
+    html = client.get("/players/Marta/").content.decode()
+    assert "<h1>Marta</h1>" in html
+    assert '<svg class="grade-badge grade-player" role="img" aria-label="Player"' in html
+    assert '<dd id="player-xp">520 XP</dd>' in html
+    assert '<dd id="player-chips">1,000</dd>' in html
+    assert "Expert in 1,480 XP" in html
+
+
+def test_profile_counts_games_played_and_won_per_variant(client):
+    player = UserFactory(username="marta")
+    seat(player, "tute", "won")
+    seat(player, "tute", "lost")
+    seat(player, "tute", "won")
+    seat(player, "habanero", "lost")
+    seat(player, "tute", "", status=Game.Status.PLAYING)  # not finished: not counted
+    seat(player, "pocha", "void", status=Game.Status.CANCELLED)  # cancelled: not counted
+    seat(UserFactory(), "tute", "won")  # someone else's
+    html = client.get("/players/marta/").content.decode()
+    rows = dict(
+        re.findall(r'<tr data-variant="(\w+)"><td>\w+</td><td>(\d+</td><td>\d+)</td></tr>', html)
+    )
+    assert rows == {"tute": "3</td><td>2", "habanero": "1</td><td>0", "pocha": "0</td><td>0"}
+
+
+def test_profile_links_the_last_twenty_games_newest_first(client):
+    player = UserFactory(username="marta")
+    now = timezone.now()
+    seats = [seat(player, "tute", "won") for _game in range(25)]
+    for age, game_seat in enumerate(seats):
+        Game.objects.filter(pk=game_seat.game_id).update(created_at=now - timedelta(hours=age))
+    html = client.get("/players/marta/").content.decode()
+    linked = [int(pk) for pk in re.findall(r'<a href="/games/(\d+)/">', html)]
+    assert linked == [game_seat.game_id for game_seat in seats[:20]]
+
+
+def test_profile_draws_the_xp_chart_itself_with_no_outside_script(client):
+    player = UserFactory(username="marta")
+    assert "No experience yet" in client.get("/players/marta/").content.decode()
+    for number, amount in enumerate([20, 5, 40, 30]):
+        xp_award(user=player, amount=amount, reason=XpEvent.Reason.WON, key=f"xp:{number}")
+    html = client.get("/players/marta/").content.decode()
+    chart = re.search(r'<svg class="xp-chart".*?</svg>', html, re.S).group(0)
+    assert 'aria-label="Experience over time: 95 XP now."' in chart
+    # A step line: a start at zero and one rise per award.
+    path = re.search(r'class="xp-line" d="([^"]+)"', chart).group(1)
+    assert path.startswith("M") and path.count("V") == 4
+    # The axis tops out at 100: the Apprentice threshold is drawn, Player's 500 is not.
+    assert ">Apprentice</text>" in chart and ">Player</text>" not in chart
+    scripts = re.findall(r'<script[^>]*src="([^"]+)"', html)
+    assert scripts and all(src.startswith("/static/") for src in scripts)
+
+
+def test_profile_url_ignores_case_and_unknown_players_are_404(client):
+    UserFactory(username="Marta")
+    response = client.get("/players/MARTA/")
+    assert response.status_code == 301 and response["Location"] == "/players/Marta/"
+    assert client.get("/players/nobody/").status_code == 404
+
+
+def test_settings_language_is_used_for_every_page_once_logged_in(client):
+    player = UserFactory(username="lucia", language="en")
+    assert client.get("/settings/").status_code == 302  # log in first
+    client.force_login(player)
+    html = client.get("/settings/").content.decode()
+    assert 'value="fr"' in html and 'value="es"' in html and 'value="en"' in html
+    response = client.post("/settings/", {"language": "es"})
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.language == "es"
+    assert "Juega al Tute en línea" in client.get("/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+
+def test_settings_refuse_a_language_the_site_does_not_speak(client):
+    player = UserFactory(language="fr")
+    client.force_login(player)
+    assert client.post("/settings/", {"language": "de"}).status_code == 200
+    player.refresh_from_db()
+    assert player.language == "fr"
+
+
+def test_signing_up_in_spanish_makes_spanish_the_players_language(client):
+    client.post(
+        "/accounts/signup/",
+        {
+            "username": "pepe",
+            "email": "pepe@example.com",
+            "password1": "x-very-secret-1",
+            "password2": "x-very-secret-1",
+        },
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    assert User.objects.get(username="pepe").language == "es"
+
+
+def test_a_muted_player_cannot_chat_until_the_mute_ends():
+    player = UserFactory()
+    assert can_chat(player)
+    user_mute(
+        user=player,
+        moderator=ModeratorFactory(),
+        until=timezone.now() + timedelta(hours=2),
+        reason="Spam",
+    )
+    player.refresh_from_db()
+    assert player.is_muted and not can_chat(player)
+    User.objects.filter(pk=player.pk).update(muted_until=timezone.now() - timedelta(seconds=1))
+    player.refresh_from_db()
+    assert not player.is_muted and can_chat(player)
+
+
+def test_seats_of_robots_do_not_break_a_profile(client):
+    player = UserFactory(username="marta")
+    game_seat = seat(player, "tute", "won")
+    GameSeat.objects.create(game=game_seat.game, seat=1, robot="basic", outcome="lost")
+    assert client.get("/players/marta/").status_code == 200
