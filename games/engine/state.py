@@ -48,7 +48,7 @@ from bisect import bisect_left, insort
 from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from .actions import PLAYS, Action, IllegalAction
 from .cards import CARD_TEXT, CARDS, POINTS_OF, RANK_OF, SUIT_OF, SUITS, caballo, rey
@@ -147,7 +147,7 @@ class GameState:
         self.deal_index = -1
         self.over = False
         self.winner: int | list[int] | None = None
-        self._finished: list[tuple[Deal, tuple[Action, ...], dict[str, Any]]] = []
+        self._finished: list[tuple[Deal, tuple[Action, ...], _Ended]] = []
         self._deal: Deal | None = None
         self._log: list[Action] = []
         self._next_carry: list[int] | None = None
@@ -220,7 +220,7 @@ class GameState:
         if self.first_dealer is not None and deal.dealer != self.next_dealer:
             raise ValueError(f"Deal {k} must be dealt by seat {self.next_dealer}.")
         if self._deal is not None:
-            self._finished.append((self._deal, tuple(self._log), self._summary()))
+            self._finished.append((self._deal, tuple(self._log), self._ended()))
         carry = self._next_carry
         self._clear_deal()
         if self.first_dealer is None:
@@ -289,7 +289,8 @@ class GameState:
         if phase == DONE:
             return {}
         first = self.capote_turn if phase == CAPOTE else self.turn
-        if not self.moment:
+        moment = self.moment
+        if not moment or (len(moment) == 1 and moment[0] == first):
             acts = self.legal_actions_for(first)
             return {first: acts} if acts else {}
         out = {}
@@ -790,38 +791,15 @@ class GameState:
 
     def deal_summaries(self) -> list[dict[str, Any]]:
         """One JSON-safe summary per deal, as the replay command prints them."""
-        out = [s for _, _, s in self._finished]
+        out = [_summary(ended) for _, _, ended in self._finished]
         if self._deal is not None:
-            out.append(self._summary())
+            out.append(_summary(self))
         return out
 
-    def _summary(self) -> dict[str, Any]:
-        n, rules = self.n, self.rules
-        if rules.bids:
-            points: list[int] | None = None if self.hand_scores is None else self.hand_scores[:]
-        else:
-            points = self.points[:]
-        cantes: list[list[dict[str, Any]]] = [[] for _ in range(self.sides)]
-        for seat, suit, value in self.cantes:
-            cantes[self.side_of[seat]].append({"seat": seat, "suit": SUITS[suit], "value": value})
-        tricks = [
-            [{"seat": (lead + i) % n, "card": CARD_TEXT[c]} for i, c in enumerate(cards)]
-            for lead, cards in self.tricks
-        ]
-        capote = None
-        if self.capote_seat is not None:
-            capote = {"seat": self.capote_seat, "made": self.capote_made}
-        return {
-            "points": points,
-            "cantes": cantes,
-            "tricks": tricks,
-            "last_trick": self.last_trick if self.phase == DONE else None,
-            "winner": self.deal_winner,
-            "tute": None if self.tute is None else {"seat": self.tute[0], "with": self.tute[1]},
-            "capote": capote,
-            "bids": None if self.bids is None else self.bids[:],
-            "carry": None if self.carry is None else self.carry[:],
-        }
+    def _ended(self) -> _Ended:
+        """What a finished deal's summary needs. The lists are kept, not copied: the next
+        deal starts new ones and never touches these again."""
+        return _Ended(*(getattr(self, name) for name in _Ended._fields))
 
     def view(self, seat: int | None) -> Any:
         """What ``seat`` may see (None: a spectator); see :mod:`.view`."""
@@ -909,6 +887,54 @@ def _seating(rules: Rules) -> tuple[Any, ...]:
             tuple((w, (w + 2) % 4) if rules.pairs else (w,) for w in range(n)),
         )
     return cached
+
+
+def _summary(deal: Any) -> dict[str, Any]:
+    """One deal's summary as the replay command prints it, from a state or an _Ended."""
+    n = len(deal.side_of)
+    if deal.bids is not None:
+        points: list[int] | None = None if deal.hand_scores is None else deal.hand_scores[:]
+    else:
+        points = deal.points[:]
+    cantes: list[list[dict[str, Any]]] = [[] for _ in range(max(deal.side_of) + 1)]
+    for seat, suit, value in deal.cantes:
+        cantes[deal.side_of[seat]].append({"seat": seat, "suit": SUITS[suit], "value": value})
+    tricks = [
+        [{"seat": (lead + i) % n, "card": CARD_TEXT[c]} for i, c in enumerate(cards)]
+        for lead, cards in deal.tricks
+    ]
+    capote = None
+    if deal.capote_seat is not None:
+        capote = {"seat": deal.capote_seat, "made": deal.capote_made}
+    return {
+        "points": points,
+        "cantes": cantes,
+        "tricks": tricks,
+        "last_trick": deal.last_trick if deal.phase == DONE else None,
+        "winner": deal.deal_winner,
+        "tute": None if deal.tute is None else {"seat": deal.tute[0], "with": deal.tute[1]},
+        "capote": capote,
+        "bids": None if deal.bids is None else deal.bids[:],
+        "carry": None if deal.carry is None else deal.carry[:],
+    }
+
+
+class _Ended(NamedTuple):
+    """The fields of a finished deal that its summary reads."""
+
+    side_of: tuple[int, ...]
+    bids: list[int | None] | None
+    hand_scores: list[int] | None
+    points: list[int]
+    cantes: list[tuple[int, int, int]]
+    tricks: list[tuple[int, list[int]]]
+    capote_seat: int | None
+    capote_made: bool | None
+    phase: str
+    last_trick: int | None
+    deal_winner: int | None
+    tute: tuple[int, str] | None
+    carry: list[int] | None
 
 
 def new_game(
