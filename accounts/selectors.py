@@ -1,5 +1,7 @@
 """Reads about players: friends, chat rights, game statistics, known addresses."""
 
+from collections.abc import Iterable
+
 from django.db.models import Count, Q, QuerySet
 
 from accounts.models import Friendship, KnownIP, User
@@ -85,3 +87,15 @@ def player_recent_games(*, user: User, limit: int = 20) -> QuerySet[GameSeat]:
 
 def known_ips(*, user: User) -> QuerySet[KnownIP]:
     return KnownIP.objects.filter(user=user).order_by("-last_seen")
+
+
+def shared_ips(*, users: Iterable[User]) -> dict[str, set[int]]:
+    """The addresses from which two or more of `users` have logged in, with who (by pk).
+
+    For the tables: a game between players who share an address does not count.
+    """
+    pks = {user.pk for user in users}
+    seen: dict[str, set[int]] = {}
+    for ip, user_pk in KnownIP.objects.filter(user__in=pks).values_list("ip_address", "user_id"):
+        seen.setdefault(ip, set()).add(user_pk)
+    return {ip: owners for ip, owners in seen.items() if len(owners) > 1}

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Friendship, KnownIP, ModerationAction, User
 from rankings.models import ChipTransfer
@@ -150,9 +151,9 @@ def user_set_language(*, user: User, language: str) -> None:
 
 def _check_moderator_may_act(*, moderator: User, user: User) -> None:
     if moderator.pk == user.pk:
-        raise ModerationError("a moderator cannot moderate themselves")
+        raise ModerationError(_("A moderator cannot moderate themselves."))
     if (user.is_staff or user.is_superuser) and not moderator.is_superuser:
-        raise ModerationError("only a superuser may moderate staff")
+        raise ModerationError(_("Only a superuser may moderate staff."))
 
 
 def _locked_user(user: User) -> User:
@@ -167,7 +168,7 @@ def user_ban(*, user: User, moderator: User, reason: str) -> ModerationAction:
     """
     reason = reason.strip()
     if not reason:
-        raise ModerationError("a ban needs a reason")
+        raise ModerationError(_("A ban needs a reason."))
     _check_moderator_may_act(moderator=moderator, user=user)
     target = _locked_user(user)
     target.is_active = False
@@ -185,7 +186,7 @@ def user_unban(*, user: User, moderator: User, reason: str = "") -> ModerationAc
     _check_moderator_may_act(moderator=moderator, user=user)
     target = _locked_user(user)
     if not target.is_banned:
-        raise ModerationError("this player is not banned")
+        raise ModerationError(_("This player is not banned."))
     target.is_active = True
     target.banned_at = None
     target.ban_reason = ""
@@ -200,9 +201,9 @@ def user_mute(*, user: User, moderator: User, until: datetime, reason: str) -> M
     """Stop a player chatting until `until`. Locks the player's row."""
     reason = reason.strip()
     if not reason:
-        raise ModerationError("a mute needs a reason")
+        raise ModerationError(_("A mute needs a reason."))
     if until <= timezone.now():
-        raise ModerationError("a mute ends in the future")
+        raise ModerationError(_("A mute ends in the future."))
     _check_moderator_may_act(moderator=moderator, user=user)
     target = _locked_user(user)
     target.muted_until = until
@@ -240,7 +241,7 @@ def user_adjust_chips(
     grants account and the player's chip account (see `rankings.services.chips_adjust`).
     """
     if not reason.strip():
-        raise ModerationError("a chips adjustment needs a reason")
+        raise ModerationError(_("A chips adjustment needs a reason."))
     _check_moderator_may_act(moderator=moderator, user=user)
     before = ChipTransfer.objects.filter(key=key).exists()
     transfer = chips_adjust(user=user, amount=amount, memo=reason, actor=moderator, key=key)

@@ -165,7 +165,7 @@ def test_a_moderator_cannot_moderate_staff(client, moderator):
     other = ModeratorFactory(username="othermod")
     response = act(client, "ban_players", [other], apply="1", reason="Power trip")
     assert (
-        "only a superuser may moderate staff" in client.get(response["Location"]).content.decode()
+        "Only a superuser may moderate staff." in client.get(response["Location"]).content.decode()
     )
     other.refresh_from_db()
     assert other.is_active

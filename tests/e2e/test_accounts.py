@@ -57,6 +57,10 @@ def test_sign_up_confirm_email_log_out_and_back_in(page, daphne_server, tmp_path
     assert page.locator("#player-chips").inner_text() == "1,000"
     assert page.locator("svg.grade-badge").first.get_attribute("aria-label") == "Novice"
 
+    page.set_viewport_size({"width": 375, "height": 740})
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    page.set_viewport_size({"width": 1100, "height": 800})
+
     page.get_by_role("button", name="Log out").click()
     page.wait_for_load_state()
     assert page.locator(".account-nav .who").count() == 0
