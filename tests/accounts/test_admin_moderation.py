@@ -55,6 +55,14 @@ def test_moderator_finds_players_by_name_or_email(client, moderator):
     assert "Quintana" in client.get(USERS, {"q": "quint"}).content.decode()
     html = client.get(USERS, {"q": "q@example.org"}).content.decode()
     assert "Quintana" in html and ">other<" not in html
+    actions = set(re.findall(r'<option value="(\w+)"', html))
+    assert actions == {
+        "ban_players",
+        "unban_players",
+        "mute_players",
+        "unmute_players",
+        "adjust_chips",
+    }  # and no "delete_selected"
 
 
 def test_moderator_bans_with_a_reason_and_it_is_logged(client, moderator):
