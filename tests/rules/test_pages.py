@@ -61,6 +61,12 @@ def test_glossary_explains_the_spanish_terms(client, lang):
     assert "mano de vuelta" in terms
 
 
+def test_points_are_counted_in_each_language_with_its_plurals(client):
+    assert "11 puntos" in client.get(url("tute", "es")).content.decode()
+    assert "11 points" in client.get(url("tute", "fr")).content.decode()
+    assert "0 puntos" in client.get(url("tute", "es")).content.decode()
+
+
 def test_prose_differs_by_language(client):
     bodies = {lang: client.get(url("habanero", lang)).content.decode() for lang in LANGUAGES}
     assert "Le Habanero, c’est le Tute à deux" in bodies["fr"]

@@ -30,10 +30,18 @@ def keys(po: polib.POFile) -> set[tuple[str | None, str]]:
 def test_every_entry_is_translated_and_not_fuzzy(lang):
     po = catalogue(lang)
     assert not po.metadata_is_fuzzy, f"the {lang} catalogue's header is marked fuzzy"
+    forms = int(re.search(r"nplurals=(\d+)", po.metadata["Plural-Forms"]).group(1))
     problems = [
         ("fuzzy" if "fuzzy" in entry.flags else "untranslated", entry.msgid)
         for entry in po
         if not entry.obsolete and ("fuzzy" in entry.flags or not entry.translated())
+    ]
+    # Every plural form the language has (Spanish has three) must be written.
+    problems += [
+        ("missing plural forms", entry.msgid)
+        for entry in po
+        if entry.msgid_plural
+        and sorted(i for i, text in entry.msgstr_plural.items() if text) != list(range(forms))
     ]
     assert not problems, f"{lang}: {len(problems)} entries to translate: {problems[:10]}"
 
