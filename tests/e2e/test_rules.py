@@ -38,6 +38,13 @@ def test_switching_language_swaps_the_page_in_place(browser, daphne_server):
     page.wait_for_function("document.documentElement.lang === 'fr'")
     assert page.title().startswith("Habanero")
     assert page.locator("h2#toc-title").text_content() == "Sur cette page"
+    # The header swapped in by htmx switches again, the same way.
+    page.get_by_role("link", name="Español", exact=True).click()
+    expect(page.locator("#rules-page .lead")).to_contain_text(SPANISH_LEAD)
+    expect(page).to_have_url(daphne_server + "/rules/habanero/?lang=es")
+    assert page.evaluate("window.rulesMarker") == "same document"
+    page.get_by_role("link", name="Français", exact=True).click()
+    expect(page.locator("#rules-page .lead")).to_contain_text(FRENCH_LEAD)
     # The rest of the site follows the choice.
     cookies = {c["name"]: c["value"] for c in context.cookies()}
     assert cookies["django_language"] == "fr"
