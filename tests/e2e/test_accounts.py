@@ -5,6 +5,7 @@ import re
 import time
 
 import pytest
+from django.db import connections
 
 from accounts.models import User
 from rankings.selectors import chips_balance
@@ -26,6 +27,18 @@ def emailed_link(log_path, timeout=10.0) -> str:
     raise AssertionError(f"no confirmation email in the log:\n{log_path.read_text()[-2000:]}")
 
 
+def in_db(query):
+    """Run ORM code while Playwright's loop runs in this thread, then close its connection.
+
+    With a running event loop, Django keys connections by context rather than by thread, so
+    the connection opened here is not the test's own and would outlive the test database.
+    """
+    try:
+        return query()
+    finally:
+        connections.close_all()
+
+
 def log_in(page, base, login, password=PASSWORD):
     page.goto(base + "/accounts/login/")
     page.fill('input[name="login"]', login)
@@ -44,13 +57,13 @@ def test_sign_up_confirm_email_log_out_and_back_in(page, daphne_server, tmp_path
     page.get_by_role("button", name="Sign Up").click()
     page.wait_for_url(daphne_server + "/")
     assert page.locator(".account-nav .who").inner_text() == "Rocio_9"
-    assert chips_balance(user=User.objects.get(username="Rocio_9")) == 1000
+    assert in_db(lambda: chips_balance(user=User.objects.get(username="Rocio_9"))) == 1000
 
     page.goto(daphne_server + emailed_link(tmp_path / "daphne.log"))
     page.get_by_role("button", name="Confirm").click()
     page.wait_for_load_state()
     assert "rocio@example.com" in page.content()
-    assert User.objects.get(username="Rocio_9").emailaddress_set.get().verified
+    assert in_db(lambda: User.objects.get(username="Rocio_9").emailaddress_set.get().verified)
 
     page.goto(daphne_server + "/players/Rocio_9/")
     assert page.locator("h1").inner_text() == "Rocio_9"
@@ -69,8 +82,7 @@ def test_sign_up_confirm_email_log_out_and_back_in(page, daphne_server, tmp_path
 
 
 def test_a_friend_request_sent_and_accepted_in_the_browser(page, daphne_server):
-    UserFactory(username="alba")
-    UserFactory(username="bruno")
+    in_db(lambda: [UserFactory(username="alba"), UserFactory(username="bruno")])
     log_in(page, daphne_server, "alba")
     page.goto(daphne_server + "/players/bruno/")
     page.wait_for_function("window.htmx !== undefined")
