@@ -33,6 +33,7 @@ def test_switching_language_swaps_the_page_in_place(browser, daphne_server):
     expect(page).to_have_url(daphne_server + "/rules/habanero/?lang=fr")
     assert page.evaluate("window.rulesMarker") == "same document"
     assert page.evaluate("window.scrollY") == 0
+    page.wait_for_function("document.activeElement.tagName === 'H1'")
     # The header followed: its labels, the document's language and title.
     expect(page.locator(".site-nav")).to_contain_text("Règles")
     page.wait_for_function("document.documentElement.lang === 'fr'")
