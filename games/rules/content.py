@@ -84,9 +84,11 @@ def _table_default(name: str) -> Any:
     for model_name in ("Table", "GameTable"):
         try:
             model = apps.get_model("games", model_name)
-            return model._meta.get_field(name).get_default()
+            value = model._meta.get_field(name).get_default()
         except (LookupError, FieldDoesNotExist):
             continue
+        if value not in (None, ""):
+            return value
     return NOT_YET_IN_CODE[name]
 
 
