@@ -22,8 +22,6 @@ from typing import Any
 from .cards import SUIT_OF, caballo, deck_for, rey
 from .state import GameState
 
-_MAX_TRIES = 50
-
 
 def known_holders(state: GameState, seat: int) -> dict[int, int]:
     """Cards of other seats that ``seat`` knows the place of: card -> holder.
@@ -93,13 +91,8 @@ def determinize(state: GameState, seat: int, rng: Any) -> GameState:
     fixed: dict[int, list[int]] = {s: [] for s in need}
     for card, holder in known.items():
         fixed[holder].append(card)
-    for tries in range(_MAX_TRIES + 1):
-        strict = tries < _MAX_TRIES  # give up on voids rather than fail
-        rng.shuffle(pool)
-        hands = _deal_pool(pool, need, fixed, void if strict else None)
-        if hands is not None:
-            break
-    assert hands is not None
+    rng.shuffle(pool)
+    hands = _deal_pool(pool, need, fixed, void)
     taken = {c for h in hands.values() for c in h}
     copy.stock = [c for c in pool if c not in taken] if state.rules.has_stock else []
     for s, hand in hands.items():
@@ -113,21 +106,34 @@ def _deal_pool(
     pool: list[int],
     need: dict[int, int],
     fixed: dict[int, list[int]],
-    void: list[set[int]] | None,
-) -> dict[int, list[int]] | None:
+    void: list[set[int]],
+) -> dict[int, list[int]]:
+    """Fill each seat's hand from ``pool`` (already shuffled) without breaking a known void.
+
+    A greedy deal can paint itself into a corner (the last seat left with only cards of a
+    suit it lacks), so open slots are matched to cards with augmenting paths (Kuhn's
+    algorithm). The real hands are one such matching, so one always exists.
+    """
+    slots = [s for s in need for _ in range(need[s] - len(fixed[s]))]
+    owner: dict[int, int] = {}  # card -> index of the slot it fills
+
+    def place(slot: int, seen: set[int]) -> bool:
+        seat = slots[slot]
+        for card in pool:
+            if card in seen or SUIT_OF[card] in void[seat]:
+                continue
+            seen.add(card)
+            if card not in owner or place(owner[card], seen):
+                owner[card] = slot
+                return True
+        return False
+
+    for slot in range(len(slots)):
+        if not place(slot, set()):
+            raise AssertionError("no deal of the hidden cards fits what the seat knows")
     hands = {s: list(fixed[s]) for s in need}
-    left = list(pool)
-    # Most constrained seats first, so a void does not leave a seat short.
-    order = sorted(need, key=lambda s: -len(void[s]) if void else 0)
-    for s in order:
-        want = need[s] - len(hands[s])
-        fits = [c for c in left if SUIT_OF[c] not in void[s]] if void else left
-        if len(fits) < want:
-            return None
-        chosen = fits[:want]
-        hands[s] += chosen
-        chosen_set = set(chosen)
-        left = [c for c in left if c not in chosen_set]
+    for card, slot in owner.items():
+        hands[slots[slot]].append(card)
     return hands
 
 
