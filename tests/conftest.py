@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -108,8 +109,24 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 
     db = settings.DATABASES["default"]
     if db["ENGINE"] == "django.db.backends.sqlite3":
-        suffix = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        db.setdefault("TEST", {})["NAME"] = str(ROOT / f"test_db_{suffix}.sqlite3")
+        # One file per test process, so that two runs in the same tree never share it.
+        name = f"tute-test-{os.getpid()}.sqlite3"
+        db.setdefault("TEST", {})["NAME"] = str(Path(tempfile.gettempdir()) / name)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(request, django_db_blocker):
+    """Each database test starts with an empty cache. allauth counts failed logins in the
+    (database) cache, which transactional tests leave behind: it must not refuse the logins of
+    a later test."""
+    uses_db = {"db", "transactional_db", "django_db_setup"} & set(request.fixturenames)
+    if uses_db or request.node.get_closest_marker("django_db"):
+        request.getfixturevalue("django_db_setup")
+        from django.core.cache import cache
+
+        with django_db_blocker.unblock():
+            cache.clear()
+    yield
 
 
 @pytest.fixture

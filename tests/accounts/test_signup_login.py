@@ -32,7 +32,7 @@ def signup(client, username, email=None, password=PASSWORD):
 
 def logged_in_username(client) -> str | None:
     html = client.get("/").content.decode()
-    match = re.search(r'<span class="who">([^<]+)</span>', html)
+    match = re.search(r'class="who"[^>]*>([^<]+)<', html)
     return match.group(1) if match else None
 
 
