@@ -1,0 +1,52 @@
+"""Command line: ``python -m games.bots arena --a heuristic --b random --games 1000``.
+
+Prints one JSON line: the tally of :func:`games.bots.arena.arena`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from games.engine import OptionError, Options
+from games.engine.options import STOCK_PLAY, VARIANTS
+
+from . import bot_names
+from .arena import arena
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.bots")
+    sub = parser.add_subparsers(dest="command", required=True)
+    ap = sub.add_parser("arena", help="play robot A against robot B; print one JSON line")
+    ap.add_argument("--a", default="heuristic", choices=bot_names(), help="robot A")
+    ap.add_argument("--b", default="random", choices=bot_names(), help="robot B")
+    ap.add_argument("--variant", choices=VARIANTS, default="tute")
+    ap.add_argument("--players", type=int, default=None, help="default: the variant's")
+    ap.add_argument("--pairs", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument("--rounds", type=int, default=None, help="tute: deals to win")
+    ap.add_argument("--points-to-win", type=int, default=None, help="habanero: deals to win")
+    ap.add_argument("--stock-play", choices=STOCK_PLAY, default=None, help="2-player tute")
+    ap.add_argument("--allow-tute", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    raw = {"variant": args.variant, "pairs": args.pairs, "allow_tute": args.allow_tute}
+    for name in ("players", "rounds", "points_to_win", "stock_play"):
+        value = getattr(args, name)
+        if value is not None:
+            raw[name] = value
+    try:
+        options = Options.from_dict(raw)
+    except OptionError as exc:
+        parser.error(str(exc))
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    result = arena(args.a, args.b, options, args.games, args.seed)
+    sys.stdout.write(json.dumps(result) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,319 @@
+"""What a seat can work out from its view alone: cards gone, where the unseen cards may be.
+
+Everything here is derived from public information in a :class:`~games.engine.SeatView`:
+the seat's own hand, the tricks played face up, the face-up trump card, cantes (a cante
+shows the rey and caballo) and exchanges. Cards are handled as the engine's card ints
+(``suit * 10 + place``, place 0 the as and 9 the 2), so within a suit a smaller int is a
+stronger card.
+
+From the tricks played under the duties of RULES.md §5 the seat learns *ceilings*: a
+follower who did not follow suit holds none of it, one who did not beat holds nothing
+above the winning card, one who could not trump holds no trump. Those limits make the
+chance that another seat holds a given card, which the heuristic robot uses to judge
+whether a card will win a trick.
+
+>>> import random
+>>> from games.engine import new_game
+>>> state = new_game({"variant": "tute", "players": 4}, random.Random(3))
+>>> k = Knowledge(state.view(state.turn))
+>>> len(k.unseen), sorted(k.free.values())
+(30, [10, 10, 10])
+"""
+
+from __future__ import annotations
+
+from games.engine import SeatView
+from games.engine.cards import POINTS_OF, SUIT_OF, SUITS, caballo, deck_for, rey
+
+NO_CARD = 10  # a ceiling of 10: the seat holds no card of that suit
+
+
+def place(card: int) -> int:
+    """0 for the as up to 9 for the 2: smaller is stronger within a suit."""
+    return card % 10
+
+
+def beats(card: int, best: int, trump: int) -> bool:
+    """Whether ``card`` takes the trick from ``best``, the card winning it so far."""
+    if SUIT_OF[card] == SUIT_OF[best]:
+        return card < best
+    return SUIT_OF[card] == trump
+
+
+def trick_winner(plays: list[tuple[int, int]], trump: int) -> tuple[int, int]:
+    """(seat, card) winning a trick of (seat, card) plays so far."""
+    win_seat, win_card = plays[0]
+    for seat, card in plays[1:]:
+        if beats(card, win_card, trump):
+            win_seat, win_card = seat, card
+    return win_seat, win_card
+
+
+def suit_cards(suit: int) -> range:
+    """The card ints of a suit, strongest first."""
+    return range(suit * 10, suit * 10 + 10)
+
+
+class Knowledge:
+    """A seat's picture of the deal, built once per decision from its view."""
+
+    __slots__ = (
+        "_prob",
+        "ceiling",
+        "deck",
+        "duties",
+        "free",
+        "hand",
+        "hand_set",
+        "holder",
+        "led",
+        "n",
+        "others",
+        "outside",
+        "pairs",
+        "partner",
+        "played",
+        "seat",
+        "side",
+        "trick",
+        "trump",
+        "unseen",
+        "view",
+        "win_card",
+        "win_seat",
+    )
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        seat = self.seat = view.seat if view.seat is not None else 0
+        n = self.n = view.players
+        self.side = view.sides
+        self.pairs = view.pairs
+        self.partner = (seat + 2) % 4 if view.pairs else None
+        self.others = [s for s in range(n) if s != seat]
+        self.trump = SUITS.index(view.trump_suit) if view.trump_suit else 0
+        self.hand = [c.index for c in view.hand or ()]
+        self.hand_set = set(self.hand)
+        self.trick = [(s, c.index) for s, c in view.trick]
+        self.led = SUIT_OF[self.trick[0][1]] if self.trick else -1
+        if self.trick:
+            self.win_seat, self.win_card = trick_winner(self.trick, self.trump)
+        else:
+            self.win_seat, self.win_card = -1, -1
+        self.played = {c.index for t in view.tricks for _, c in t}
+        self.played.update(c for _, c in self.trick)
+        self.deck = deck_for(n)
+        self.duties = self._duties_now()
+        self._learn()
+
+    # ------------------------------------------------------------------ building
+
+    def _duties_now(self) -> bool:
+        """Whether followers of the current trick must follow, beat and trump (§5)."""
+        rules = self.view.options.rules
+        return not rules.has_stock or self.view.stock_size == 0 or rules.stock_play == "strict"
+
+    def _learn(self) -> None:
+        view, trump = self.view, self.trump
+        face_up = view.trump_card.index if view.trump_card is not None else -1
+        rules = view.options.rules
+        deal_size = rules.ladder[view.deal_number] if rules.ladder else rules.hand_size
+        dealt_all = not rules.has_stock and self.n * deal_size == len(self.deck)
+        trump_card_visible = not dealt_all and (view.trump_in_stock or not rules.has_stock)
+        self.unseen = {
+            c
+            for c in self.deck
+            if c not in self.hand_set
+            and c not in self.played
+            and not (trump_card_visible and c == face_up)
+        }
+        holder: dict[int, int] = {}
+        for seat, suit_letter, _value in view.cantes:
+            suit = SUITS.index(suit_letter)
+            holder[rey(suit)] = holder[caballo(suit)] = seat
+        for seat, _gave, took in view.exchanges:
+            holder[took.index] = seat
+        if dealt_all and view.dealer is not None:
+            holder[face_up] = view.dealer
+        self.holder = {c: s for c, s in holder.items() if c in self.unseen and s != self.seat}
+        if rules.has_stock:
+            self.outside = view.stock_size - view.trump_in_stock
+        else:
+            self.outside = len(self.deck) - self.n * deal_size - (not dealt_all)
+        self.free = {s: view.hand_sizes[s] for s in self.others}
+        for s in self.holder.values():
+            self.free[s] -= 1
+        self.ceiling = {s: [0, 0, 0, 0] for s in self.others}
+        if not rules.has_stock:  # with a stock, draws refill hands and voids do not last
+            for t in view.tricks:
+                self._learn_from_trick([(s, c.index) for s, c in t], trump)
+            if self.trick:
+                self._learn_from_trick(self.trick, trump)
+        self._prob: dict[tuple[int, int], float] = {}
+
+    def _learn_from_trick(self, plays: list[tuple[int, int]], trump: int) -> None:
+        """Ceilings from one trick played under the duties of §5."""
+        led = SUIT_OF[plays[0][1]]
+        win = plays[0][1]
+        for seat, card in plays[1:]:
+            if seat != self.seat:
+                self._learn_from_follow(seat, card, led, win, trump)
+            if beats(card, win, trump):
+                win = card
+
+    def _learn_from_follow(self, seat: int, card: int, led: int, win: int, trump: int) -> None:
+        ceiling = self.ceiling[seat]
+        suit = SUIT_OF[card]
+        if suit == led:
+            # Following under a led-suit winner: not beating means nothing above it was held.
+            if SUIT_OF[win] == led and card > win:
+                ceiling[led] = max(ceiling[led], place(win) + 1)
+            return
+        ceiling[led] = NO_CARD
+        if suit == trump:
+            if SUIT_OF[win] == trump and card > win:
+                ceiling[trump] = max(ceiling[trump], place(win) + 1)
+        elif SUIT_OF[win] == trump:
+            ceiling[trump] = max(ceiling[trump], place(win) + 1)
+        else:
+            ceiling[trump] = NO_CARD
+
+    # ------------------------------------------------------------------ questions
+
+    def p_holds(self, seat: int, card: int) -> float:
+        """Chance that ``seat`` holds ``card`` (1 when known, 0 when ruled out)."""
+        key = (seat, card)
+        cached = self._prob.get(key)
+        if cached is not None:
+            return cached
+        if card not in self.unseen or seat == self.seat:
+            p = 0.0
+        elif card in self.holder:
+            p = 1.0 if self.holder[card] == seat else 0.0
+        elif self._ruled_out(seat, card):
+            p = 0.0
+        else:
+            room = self.outside + sum(
+                self.free[s] for s in self.others if not self._ruled_out(s, card)
+            )
+            p = self.free[seat] / room if room > 0 else 0.0
+        self._prob[key] = p
+        return p
+
+    def _ruled_out(self, seat: int, card: int) -> bool:
+        return place(card) < self.ceiling[seat][SUIT_OF[card]] or self.free[seat] <= 0
+
+    def p_holds_any(self, seat: int, cards: object) -> float:
+        """Chance that ``seat`` holds at least one of ``cards`` (treated as independent)."""
+        miss = 1.0
+        for c in cards:  # type: ignore[attr-defined]
+            miss *= 1.0 - self.p_holds(seat, c)
+            if miss == 0.0:
+                return 1.0
+        return 1.0 - miss
+
+    def p_void(self, seat: int, suit: int) -> float:
+        """Chance that ``seat`` holds no card of ``suit``."""
+        return 1.0 - self.p_holds_any(seat, self.unseen_of(suit))
+
+    def unseen_of(self, suit: int) -> list[int]:
+        """Unseen cards of a suit, strongest first."""
+        return [c for c in suit_cards(suit) if c in self.unseen]
+
+    def stronger_unseen(self, card: int) -> list[int]:
+        """Unseen cards of ``card``'s suit that beat it."""
+        return [c for c in range(SUIT_OF[card] * 10, card) if c in self.unseen]
+
+    def is_master(self, card: int) -> bool:
+        """No card still out can beat ``card`` within its suit."""
+        return not self.stronger_unseen(card)
+
+    def trumps_out(self) -> int:
+        """Trumps that may still be in other hands (or the stock)."""
+        return len(self.unseen_of(self.trump))
+
+    def my_suit(self, suit: int) -> list[int]:
+        """My cards of a suit, strongest first."""
+        return [c for c in self.hand if SUIT_OF[c] == suit]
+
+    def seats_after_me(self) -> list[int]:
+        """Seats still to play to the current trick after me, in order."""
+        first = self.trick[0][0] if self.trick else self.seat
+        order = [(first + i) % self.n for i in range(self.n)]
+        return order[order.index(self.seat) + 1 :]
+
+    def is_ally(self, seat: int) -> bool:
+        return self.side[seat] == self.side[self.seat]
+
+    def trick_points(self) -> int:
+        return sum(POINTS_OF[c] for _, c in self.trick)
+
+    def p_beaten_by(self, seat: int, card: int, led: int) -> float:
+        """Chance that ``seat``, playing after ``card`` wins the trick, can take it.
+
+        Under the duties a follower must follow the led suit when possible, so a trump
+        is at risk only from a seat void in the led suit. Without duties (a stock with
+        free play) any card may be played, so any higher trump is a threat.
+        """
+        trump = self.trump
+        suit = SUIT_OF[card]
+        higher = self.stronger_unseen(card)
+        higher_p = self.p_holds_any(seat, higher) if higher else 0.0
+        if suit == trump:
+            if led == trump or not self._must_follow(led):
+                return higher_p
+            return self.p_void(seat, led) * higher_p
+        trump_p = self.p_holds_any(seat, self.unseen_of(trump))
+        if not self._must_follow(led):
+            return 1.0 - (1.0 - higher_p) * (1.0 - trump_p)
+        return higher_p + (1.0 - higher_p) * self.p_void(seat, led) * trump_p
+
+    def _must_follow(self, led: int) -> bool:
+        if self.duties:
+            return True
+        # follow_trump while the stock lasts: only a trump lead must be answered (§5).
+        return self.view.options.rules.stock_play == "follow_trump" and led == self.trump
+
+    def p_holds_after(self, card: int, led: int) -> float:
+        """Chance that ``card``, if it wins the trick now, is not taken by an opponent
+        still to play (partners are not counted: they would only keep it for the side)."""
+        keep = 1.0
+        for seat in self.seats_after_me():
+            if not self.is_ally(seat):
+                keep *= 1.0 - self.p_beaten_by(seat, card, led)
+        return keep
+
+    def p_side_takes(self, best: int, ours: bool, led: int) -> float:
+        """Chance that our side takes the trick in which ``best`` (ours or not) is winning
+        once I have played, with the seats after me still to play.
+
+        The trick goes to the strongest card played above ``best``. Walking the unseen
+        cards that could beat it, strongest first, each seat after me plays such a card
+        when it holds it and the duties let it: a card of the led suit always (it must
+        beat), a trump when it is out of the led suit (or free to play anything).
+        """
+        after = self.seats_after_me()
+        open_chance = 1.0  # no card above ``best`` played so far in the walk
+        win = 0.0
+        for card in self._threats(best):
+            played = 0.0
+            for seat in after:
+                p = self.p_holds(seat, card)
+                if not p:
+                    continue
+                if SUIT_OF[card] != led and self._must_follow(led):
+                    p *= self.p_void(seat, led)
+                played += p
+                if self.is_ally(seat):
+                    win += open_chance * p
+            open_chance *= max(0.0, 1.0 - played)
+            if open_chance < 0.01:
+                break
+        return win + (open_chance if ours else 0.0)
+
+    def _threats(self, best: int) -> list[int]:
+        """Unseen cards that beat ``best``, strongest first (any trump beats a plain card)."""
+        trump = self.trump
+        if SUIT_OF[best] == trump:
+            return self.stronger_unseen(best)
+        return self.unseen_of(trump) + self.stronger_unseen(best)

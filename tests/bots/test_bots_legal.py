@@ -1,0 +1,74 @@
+"""Every robot plays only legal actions, in every variant, player count and option."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.bots import IllegalBotChoice, bot_action, bot_names, get_bot
+from games.engine import CARDS, Action, new_game
+
+from .helpers import play_out
+
+CONFIGS = [
+    {"variant": "tute", "players": 2, "stock_play": "free"},
+    {"variant": "tute", "players": 2, "stock_play": "follow_trump"},
+    {"variant": "tute", "players": 2, "stock_play": "strict", "rounds": 2},
+    {"variant": "tute", "players": 3},
+    {"variant": "tute", "players": 4},
+    {"variant": "tute", "players": 4, "pairs": False},
+    {"variant": "tute", "players": 4, "allow_tute": False, "rounds": 2},
+    {"variant": "habanero", "points_to_win": 2},
+    {"variant": "pocha", "players": 2},
+    {"variant": "pocha", "players": 3},
+    {"variant": "pocha", "players": 4},
+]
+
+
+def _ids(config: dict) -> str:
+    return "-".join(str(v) for v in config.values())
+
+
+def _bots(names: list[str], n: int, rng: random.Random) -> list:
+    return [get_bot(names[s % len(names)], rng=random.Random(rng.random())) for s in range(n)]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_ids)
+@pytest.mark.parametrize("names", [["heuristic"], ["heuristic", "random"], ["random"]])
+def test_robots_play_only_legal_actions(config: dict, names: list[str]) -> None:
+    rng = random.Random(f"{config}{names}")
+    for _ in range(3):
+        state = new_game(config, rng)
+        # bot_play raises IllegalBotChoice before the engine sees an illegal action.
+        play_out(state, _bots(names, state.n, rng), rng, deals=6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), config=st.sampled_from(CONFIGS))
+def test_heuristic_is_legal_in_any_game(seed: int, config: dict) -> None:
+    rng = random.Random(seed)
+    state = new_game(config, rng)
+    play_out(state, _bots(["heuristic", "random"], state.n, rng), rng, deals=3)
+
+
+def test_a_robot_returning_an_illegal_action_is_caught() -> None:
+    class Cheat:
+        name = "cheat"
+
+        def choose(self, view):
+            missing = next(c for c in CARDS if c not in view.hand)
+            return Action.play(view.seat, missing)
+
+    state = new_game({"variant": "tute", "players": 4}, random.Random(1))
+    with pytest.raises(IllegalBotChoice, match="cheat"):
+        bot_action(Cheat(), state, state.turn)
+
+
+def test_registry_knows_both_baseline_robots() -> None:
+    assert {"random", "heuristic"} <= set(bot_names())
+    assert get_bot("heuristic").name == "heuristic"
+    with pytest.raises(KeyError, match="No robot named"):
+        get_bot("nobody")
