@@ -72,9 +72,8 @@ def _accept(friendship: Friendship) -> Friendship:
     return friendship
 
 
-@transaction.atomic
-def friend_accept(*, user: User, requester: User) -> Friendship:
-    """Accept `requester`'s pending request to `user`. Locks the pair's row."""
+def _locked_pending_request(*, user: User, requester: User) -> Friendship:
+    """The pending request from `requester` to `user`, row locked, or FriendshipError."""
     friendship = _locked_friendship(user, requester)
     if (
         friendship is None
@@ -83,21 +82,19 @@ def friend_accept(*, user: User, requester: User) -> Friendship:
         or requester.pk == user.pk
     ):
         raise FriendshipError("there is no pending request from this player")
-    return _accept(friendship)
+    return friendship
+
+
+@transaction.atomic
+def friend_accept(*, user: User, requester: User) -> Friendship:
+    """Accept `requester`'s pending request to `user`. Locks the pair's row."""
+    return _accept(_locked_pending_request(user=user, requester=requester))
 
 
 @transaction.atomic
 def friend_decline(*, user: User, requester: User) -> None:
     """Decline `requester`'s pending request: it is deleted. Locks the pair's row."""
-    friendship = _locked_friendship(user, requester)
-    if (
-        friendship is None
-        or friendship.status != Friendship.Status.PENDING
-        or friendship.requested_by_id != requester.pk
-        or requester.pk == user.pk
-    ):
-        raise FriendshipError("there is no pending request from this player")
-    friendship.delete()
+    _locked_pending_request(user=user, requester=requester).delete()
 
 
 @transaction.atomic

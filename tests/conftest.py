@@ -96,6 +96,14 @@ def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> 
     raise RuntimeError(f"nothing listened on port {port} within {timeout}s")
 
 
+def stop(process: subprocess.Popen, timeout: float) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
 def _child_env(database_url: str, **extra: str) -> dict:
     env = {**os.environ, "DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1", **extra}
     env.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
@@ -154,11 +162,7 @@ def daphne_server(transactional_db, tmp_path):
         wait_for_port(port, process)
         yield f"http://127.0.0.1:{port}"
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process, timeout=10)
         log.close()
 
 
@@ -205,11 +209,7 @@ def celery_worker(transactional_db, tmp_path):
         yield app
     finally:
         app.conf.task_default_queue = previous_queue
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process, timeout=15)
         log.close()
 
 
