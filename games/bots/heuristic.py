@@ -9,15 +9,19 @@ shows. Each idea of good play is one small function:
 - habanero's capote: :func:`capote_is_sure`, a short exact check, since the stock is empty
   and every card is known;
 - pocha's bid: :func:`expected_tricks`;
+- leads: two rules come first, :func:`cash_master_lead` (an as or three that no card
+  still out can beat, while nobody is likely to trump it) and :func:`low_trump_lead`
+  (early on, a small trump that makes everyone follow and spend theirs);
 - card play: every legal card gets a score, what playing it *now* is worth to the side
   minus what holding it for *later* is worth (:func:`card_score`). The pieces are: the
-  chance the side takes the trick (:func:`chance_side_wins`), the points at stake, the
-  cante a won trick lets us sing (:func:`sing_bonus`), the 10 for the last trick, what a
-  card may still win later (:func:`later_value`), the rey and caballo kept together for
-  their cante (:func:`pair_value`) and drawing trumps to make our masters safe
-  (:func:`trump_draw_bonus`). That one formula covers the beginner's advice: it protects
-  aces and threes (giving them away costs their points), feeds points to a partner who
-  is winning, and does not spend a top trump where a small one wins.
+  chance the side takes the trick (:func:`chance_side_wins`, counting the trumps and
+  high cards still out), the points at stake, the cante a won trick lets us sing
+  (:func:`sing_bonus`) or lets the others sing (:func:`moment_values`), the 10 for the
+  last trick, what a card may still win later (:func:`later_value`), the rey and caballo
+  kept together for their cante (:func:`pair_value`) and drawing trumps to make our
+  masters safe (:func:`trump_draw_bonus`). That one formula covers the beginner's advice:
+  it protects aces and threes (giving them away costs their points), feeds points to a
+  partner who is winning, and does not spend a top trump where a small one wins.
 
 >>> import random
 >>> from games.engine import new_game
@@ -32,24 +36,23 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import Action, SeatView
-from games.engine.cards import CARDS, POINTS_OF, SUIT_OF, SUITS, caballo, rey
+from games.engine.cards import POINTS_OF, SUIT_OF, SUITS, caballo, rey
 
 from .knowledge import Knowledge, beats, place
 
-# Rough weights, in deal points. They were tuned by arena runs against ``random``.
-LATER_DECAY = 0.8  # a master outside trump gets riskier as players run out of suits
-PAIR_SING_CHANCE = 0.75  # a kept rey+caballo is sung later this often
-SING_NOW_SHARE = 0.5  # winning now to sing is worth part of the cante (we may win later too)
-
-MOVE_BONUS = 1.0  # with a stock: winning draws first and leads
-FEED_CHANCE = 0.5  # in pairs, a card kept back can often be given to a partner's trick
-REST_SHARE = 1.0  # each player still to play adds this share of an average card's points
-LATER_WEIGHT = 1.0  # weight of the tricks a card may capture later
-LOW_TRUMP_MAX = 3
-LOW_TRUMP_MIN_HAND = 7
-CASH_MIN_POINTS = 10
-CASH_SAFETY = 0.8
-RESCUE = 0.3  # chance a partner still to play takes a trick we would lose
+# Weights, in deal points or chances. Set by arena runs against ``random`` (see the report
+# of the robots' issue); none is critical on its own, within a few hundredths.
+LATER_DECAY = 0.8  # a master outside trump gets riskier as players run out of its suit
+PAIR_SING_CHANCE = 0.75  # a rey+caballo kept together is sung later this often
+SING_NOW_SHARE = 0.5  # winning to sing now is worth half the cante: we may win later too
+MOMENT_WEIGHT = 1.0  # weight of the other players' chances to sing after this trick
+MOVE_BONUS = 1.0  # with a stock, winning draws first and leads
+FEED_CHANCE = 0.5  # in pairs, a card that wins nothing can often go to a partner's trick
+LAST_TRICK_SHARE = 0.3  # part of the 10 for the last trick a top trump kept may bring
+CASH_MIN_POINTS = 10  # masters worth cashing by a lead: aces and threes
+CASH_SAFETY = 0.8  # ... when no opponent is likely to trump them
+LOW_TRUMP_MAX = 3  # a small trump is led early when holding at most this many trumps
+LOW_TRUMP_MIN_HAND = 7  # ... while the hand still has this many cards
 
 
 class HeuristicBot:
@@ -249,21 +252,25 @@ def cash_master_lead(k: Knowledge, cards: list[int]) -> int | None:
     return max(safe, key=lambda c: (POINTS_OF[c], -c))
 
 
+# Lead rules tried in order before scoring every card; the first that names a card wins.
+LEAD_RULES = [low_trump_lead, cash_master_lead]
+
+
 class _Context:
     """Figures shared by every candidate card of one decision."""
 
-    __slots__ = ("after", "ally_after", "final", "sing", "stake", "stock", "trick_value")
+    __slots__ = ("after", "final", "moment", "sing", "stake", "stock", "trick_value")
 
     def __init__(self, k: Knowledge) -> None:
         self.after = k.seats_after_me()
-        self.ally_after = any(k.is_ally(s) for s in self.after)
         self.final = len(k.hand) == 1
         self.stock = k.view.stock_size > 0
         self.trick_value = later_trick_points(k)
-        self.stake = k.trick_points() + REST_SHARE * average_unseen_points(k) * len(self.after)
+        self.stake = k.trick_points() + average_unseen_points(k) * len(self.after)
         if self.final:
             self.stake += k.view.options.rules.last_trick_bonus
         self.sing = sing_bonus(k)
+        self.moment = moment_values(k)
 
 
 def card_score(k: Knowledge, ctx: _Context, card: int) -> float:
@@ -273,6 +280,8 @@ def card_score(k: Knowledge, ctx: _Context, card: int) -> float:
     now = (2 * p - 1) * at_stake
     if not _breaks_pair(k, card):
         now += p * ctx.sing
+    ours, theirs = ctx.moment
+    now += MOMENT_WEIGHT * (p * ours - (1 - p) * theirs)
     if ctx.stock:
         now += p * MOVE_BONUS + stock_end_adjustment(k, p)
     now += trump_draw_bonus(k, card)
@@ -288,22 +297,14 @@ def chance_side_wins(k: Knowledge, ctx: _Context, card: int) -> float:
     return k.p_side_takes(k.win_card, k.is_ally(k.win_seat), k.led)
 
 
-def _partner_rescue(ctx: _Context) -> float:
-    """A partner still to play may take a trick we would lose."""
-    return RESCUE if ctx.ally_after else 0.0
-
-
-LEAD_RULES = [low_trump_lead, cash_master_lead]
-
-
 def later_value(k: Knowledge, ctx: _Context, card: int) -> float:
     """What ``card`` is worth kept in hand: the points it may capture in a later trick,
     where its own points end up, and the cante it may still make."""
     q = later_win_chance(k, card)
     keep = q + (1 - q) * _feed_chance(k)
-    value = 2 * q * ctx.trick_value * LATER_WEIGHT + (2 * keep - 1) * POINTS_OF[card]
+    value = 2 * q * ctx.trick_value + (2 * keep - 1) * POINTS_OF[card]
     if SUIT_OF[card] == k.trump and k.is_master(card) and not ctx.final:
-        value += q * k.view.options.rules.last_trick_bonus * 0.3  # a top trump for the last
+        value += q * k.view.options.rules.last_trick_bonus * LAST_TRICK_SHARE
     return value + pair_value(k, card)
 
 
@@ -377,6 +378,29 @@ def sing_bonus(k: Knowledge) -> float:
     return SING_NOW_SHARE * max(cante_value(k, s) for s in suits)
 
 
+def moment_values(k: Knowledge) -> tuple[float, float]:
+    """What the moment to sing after this trick may be worth to my partner and to the
+    opponents: the cantes whose rey and caballo are both still unseen, by the chance
+    that one player holds the pair."""
+    rules = k.view.options.rules
+    if not rules.cantes or rules.has_stock or len(k.hand) == 1:
+        # With a stock, hands are refilled from it: these odds would not hold.
+        return 0.0, 0.0
+    sung = {SUITS.index(s) for _, s, _ in k.view.cantes}
+    ours = theirs = 0.0
+    for suit in range(4):
+        if suit in sung or rey(suit) not in k.unseen or caballo(suit) not in k.unseen:
+            continue
+        value = cante_value(k, suit)
+        for seat in k.others:
+            both = k.p_holds(seat, rey(suit)) * k.p_holds(seat, caballo(suit))
+            if k.is_ally(seat):
+                ours += both * value
+            else:
+                theirs += both * value
+    return ours, theirs
+
+
 def pair_value(k: Knowledge, card: int) -> float:
     """A rey or caballo whose partner card is in hand, unsung, is worth part of its cante."""
     suit = SUIT_OF[card]
@@ -439,8 +463,3 @@ def pocha_card(k: Knowledge, cards: list[int]) -> int:
     if need > 0:
         return max(cards, key=lambda c: (win_chance(c) - 0.2 * later_win_chance(k, c), c))
     return max(cards, key=lambda c: (-win_chance(c) + 0.2 * later_win_chance(k, c), c))
-
-
-def describe(card: int) -> str:
-    """Card text, for debugging and tests."""
-    return str(CARDS[card])

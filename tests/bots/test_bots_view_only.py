@@ -104,9 +104,12 @@ def test_heuristic_decides_the_same_whatever_the_hidden_cards(config: dict) -> N
     random_bot = get_bot("random", rng=rng)
     state = new_game(config, rng)
     compared = changed = 0
-    for _ in range(40):
-        if state.phase == "done":
+    for _ in range(60):
+        if state.over:
             break
+        if state.needs_deal:
+            state.deal_next(rng)
+            continue
         seat = seat_to_act(state)
         other = reshuffle_hidden(state, seat, rng)
         if other is not None:

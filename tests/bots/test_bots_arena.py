@@ -1,0 +1,172 @@
+"""The arena command, run as a subprocess like a developer would run it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.bots.arena import seating, wilson_interval
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def arena(*args: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-m", "games.bots", "arena", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1, done.stdout
+    return json.loads(lines[0])
+
+
+def test_arena_prints_one_json_line_with_the_tally() -> None:
+    result = arena(
+        "--a",
+        "heuristic",
+        "--b",
+        "random",
+        "--variant",
+        "tute",
+        "--players",
+        "2",
+        "--games",
+        "12",
+        "--seed",
+        "3",
+    )
+    assert result["games"] == 12
+    assert result["wins_a"] + result["wins_b"] + result["draws"] == 12
+    assert result["a_win_rate"] == round(result["wins_a"] / 12, 4)
+    low, high = result["ci95"]
+    assert 0 <= low <= result["a_win_rate"] <= high <= 1
+    assert (result["a"], result["b"], result["variant"], result["players"]) == (
+        "heuristic",
+        "random",
+        "tute",
+        2,
+    )
+
+
+def test_arena_is_deterministic_given_its_seed() -> None:
+    args = ("--variant", "pocha", "--players", "3", "--games", "2", "--seed", "8")
+    assert arena(*args) == arena(*args)
+
+
+def test_arena_passes_table_options_through() -> None:
+    result = arena(
+        "--variant",
+        "tute",
+        "--players",
+        "4",
+        "--no-pairs",
+        "--rounds",
+        "2",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+    )
+    assert result["pairs"] is False
+    assert result["options"]["rounds"] == 2
+
+
+def test_arena_refuses_bad_options() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "games.bots", "arena", "--variant", "habanero", "--players", "4"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "players must be 2" in done.stderr
+
+
+def test_seating_gives_each_robot_half_the_seats_over_two_games() -> None:
+    for players in (2, 4):
+        seats = seating(players, 0) + seating(players, 1)
+        assert seats.count("a") == seats.count("b") == players
+    assert seating(4, 0) == ("a", "b", "a", "b")  # one team each in pairs
+    # Three players: over six games each robot holds two seats three times, and every
+    # seat is held by each robot equally often.
+    games = [seating(3, g) for g in range(6)]
+    assert sum(s.count("a") == 2 for s in games) == 3
+    for seat in range(3):
+        assert sum(s[seat] == "a" for s in games) == 3
+
+
+def test_wilson_interval() -> None:
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    low, high = wilson_interval(750, 1000)
+    assert round(low, 3) == 0.722 and round(high, 3) == 0.776
+    low, high = wilson_interval(10, 10)
+    assert high > 0.999 and 0.69 < low < 0.73
+
+
+# ---------------------------------------------------------------------- strength
+# Runs are deterministic given the seed, so these are regression checks as much as
+# measurements. A 1,000-game run of 4-player pairs takes about 8 s on the reference
+# 2-core machine; 1,000 games of habanero take about 40 s (a game is several deals), so
+# habanero plays 300 games and asserts that the 95% Wilson interval's lower bound clears
+# 0.75: with that many games a true win rate of 75% or less would almost never show it.
+
+
+@pytest.fixture(scope="module")
+def pairs_tute() -> dict:
+    return arena(
+        "--a",
+        "heuristic",
+        "--b",
+        "random",
+        "--variant",
+        "tute",
+        "--players",
+        "4",
+        "--games",
+        "1000",
+        "--seed",
+        "1",
+    )
+
+
+def test_heuristic_clearly_beats_random_in_pairs_tute(pairs_tute: dict) -> None:
+    # Measured 0.675 [0.645, 0.703]; 0.5 would be no better than random.
+    assert pairs_tute["ci95"][0] >= 0.62
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="The issue asks for 75% in single-deal pairs tute; the heuristic reaches about "
+    "67%. A deal has much luck: even a determinized search that sees only this seat's "
+    "view reached about 65-69% in trials, while one that peeks at all hands reached "
+    "82-85%. See the robots' report.",
+)
+def test_heuristic_wins_three_games_in_four_of_pairs_tute(pairs_tute: dict) -> None:
+    assert pairs_tute["ci95"][0] >= 0.75
+
+
+def test_heuristic_beats_random_in_three_games_in_four_of_habanero() -> None:
+    result = arena(
+        "--a",
+        "heuristic",
+        "--b",
+        "random",
+        "--variant",
+        "habanero",
+        "--players",
+        "2",
+        "--games",
+        "300",
+        "--seed",
+        "1",
+    )
+    assert result["ci95"][0] >= 0.75
