@@ -58,7 +58,9 @@ class Knowledge:
     """A seat's picture of the deal, built once per decision from its view."""
 
     __slots__ = (
+        "_by_suit",
         "_prob",
+        "_voids",
         "ceiling",
         "deck",
         "duties",
@@ -150,6 +152,8 @@ class Knowledge:
             if self.trick:
                 self._learn_from_trick(self.trick, trump)
         self._prob: dict[tuple[int, int], float] = {}
+        self._voids: dict[tuple[int, int], float] = {}
+        self._tabulate()
 
     def _learn_from_trick(self, plays: list[tuple[int, int]], trump: int) -> None:
         """Ceilings from one trick played under the duties of §5."""
@@ -180,45 +184,46 @@ class Knowledge:
 
     # ------------------------------------------------------------------ questions
 
+    def _tabulate(self) -> None:
+        """Chance of each other seat holding each unseen card, and the unseen cards by
+        suit: every question below reads these tables."""
+        prob, free, ceiling, others = self._prob, self.free, self.ceiling, self.others
+        holder = self.holder
+        for card in self.unseen:
+            known = holder.get(card)
+            if known is not None:
+                prob[known, card] = 1.0
+                continue
+            suit, rank_place = divmod(card, 10)
+            able = [s for s in others if free[s] > 0 and rank_place >= ceiling[s][suit]]
+            room = self.outside + sum(free[s] for s in able)
+            for seat in able:
+                prob[seat, card] = free[seat] / room
+        self._by_suit = [[c for c in suit_cards(s) if c in self.unseen] for s in range(4)]
+
     def p_holds(self, seat: int, card: int) -> float:
         """Chance that ``seat`` holds ``card`` (1 when known, 0 when ruled out)."""
-        key = (seat, card)
-        cached = self._prob.get(key)
-        if cached is not None:
-            return cached
-        if card not in self.unseen or seat == self.seat:
-            p = 0.0
-        elif card in self.holder:
-            p = 1.0 if self.holder[card] == seat else 0.0
-        elif self._ruled_out(seat, card):
-            p = 0.0
-        else:
-            room = self.outside + sum(
-                self.free[s] for s in self.others if not self._ruled_out(s, card)
-            )
-            p = self.free[seat] / room if room > 0 else 0.0
-        self._prob[key] = p
-        return p
-
-    def _ruled_out(self, seat: int, card: int) -> bool:
-        return place(card) < self.ceiling[seat][SUIT_OF[card]] or self.free[seat] <= 0
+        return self._prob.get((seat, card), 0.0)
 
     def p_holds_any(self, seat: int, cards: object) -> float:
         """Chance that ``seat`` holds at least one of ``cards`` (treated as independent)."""
+        prob = self._prob
         miss = 1.0
         for c in cards:  # type: ignore[attr-defined]
-            miss *= 1.0 - self.p_holds(seat, c)
-            if miss == 0.0:
-                return 1.0
+            miss *= 1.0 - prob.get((seat, c), 0.0)
         return 1.0 - miss
 
     def p_void(self, seat: int, suit: int) -> float:
         """Chance that ``seat`` holds no card of ``suit``."""
-        return 1.0 - self.p_holds_any(seat, self.unseen_of(suit))
+        key = (seat, suit)
+        cached = self._voids.get(key)
+        if cached is None:
+            cached = self._voids[key] = 1.0 - self.p_holds_any(seat, self._by_suit[suit])
+        return cached
 
     def unseen_of(self, suit: int) -> list[int]:
         """Unseen cards of a suit, strongest first."""
-        return [c for c in suit_cards(suit) if c in self.unseen]
+        return self._by_suit[suit]
 
     def stronger_unseen(self, card: int) -> list[int]:
         """Unseen cards of ``card``'s suit that beat it."""
