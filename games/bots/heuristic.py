@@ -50,7 +50,7 @@ MOVE_BONUS = 1.0  # with a stock, winning draws first and leads
 FEED_CHANCE = 0.5  # in pairs, a card that wins nothing can often go to a partner's trick
 LAST_TRICK_SHARE = 0.3  # part of the 10 for the last trick a top trump kept may bring
 CASH_MIN_POINTS = 10  # masters worth cashing by a lead: aces and threes
-CASH_SAFETY = 0.8  # ... when no opponent is likely to trump them
+CASH_SAFETY = 0.7  # ... when no opponent is likely to trump them
 LOW_TRUMP_MAX = 3  # a small trump is led early when holding at most this many trumps
 LOW_TRUMP_MIN_HAND = 7  # ... while the hand still has this many cards
 

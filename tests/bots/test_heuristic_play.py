@@ -158,18 +158,21 @@ def test_heuristic_cashes_a_master_ace() -> None:
     assert played(state, 0) == "1C"
 
 
-def test_heuristic_counts_trumps_gone_before_cashing_a_three() -> None:
-    # The as of espadas went in the first trick, so my 3 of espadas is the master now.
+def test_heuristic_cashes_its_three_once_the_as_has_gone() -> None:
+    # The as of espadas fell in the first trick, so my 3 of espadas is the master now.
     state = position(
         TUTE4,
         dealer=3,
-        hands={0: "4E 3E 5C 6C 7C 2B 4B 5B 6B 7B", 1: "1E", 2: "5E", 3: "6E 2O"},
+        hands={
+            0: "4E 3E 1C 7C 6C 7B 6B 5B 4B 2B",
+            1: "1E 2C",
+            2: "5E 4C",
+            3: "6E 5C 2O",
+        },
         trump_card="2O",
-        plays="0:4E 1:1E 2:5E 3:6E",
+        plays="0:4E 1:1E 2:5E 3:6E 1:2C 2:4C 3:5C 0:1C",
     )
-    state.apply(state.legal_actions_for(1)[0])  # seat 1 leads something
-    knowledge = Knowledge(state.view(0))
-    assert knowledge.is_master(knowledge.hand[knowledge.hand.index(10 * 2 + 1)])
+    assert played(state, 0) == "3E"
 
 
 # ---------------------------------------------------------------------- habanero's capote
