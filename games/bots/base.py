@@ -98,6 +98,8 @@ def bot_action(bot: Bot, state: GameState, seat: int) -> Action:
     not take, so a faulty robot is caught before the engine sees the action.
     """
     view = state.view(seat)
+    if not view.legal_actions:
+        raise ValueError(f"Seat {seat} has nothing to do now; ask seat_to_act() who does.")
     action = bot.choose(view)
     if action not in view.legal_actions:
         raise IllegalBotChoice(

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.bots import IllegalBotChoice, bot_action, bot_names, get_bot
+from games.bots import IllegalBotChoice, bot_action, bot_names, get_bot, seat_to_act
 from games.engine import CARDS, Action, new_game
 
 from .helpers import play_out
@@ -72,3 +72,10 @@ def test_registry_knows_both_baseline_robots() -> None:
     assert get_bot("heuristic").name == "heuristic"
     with pytest.raises(KeyError, match="No robot named"):
         get_bot("nobody")
+
+
+def test_a_robot_is_not_asked_to_act_for_a_seat_with_nothing_to_do() -> None:
+    state = new_game({"variant": "tute", "players": 4}, random.Random(2))
+    idle = next(s for s in range(4) if s != seat_to_act(state))
+    with pytest.raises(ValueError, match="nothing to do"):
+        bot_action(get_bot("heuristic"), state, idle)
