@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench lint format messages install install-dev chromium worker clean
+.PHONY: run test bench lint format messages install install-dev system-deps worker clean
 
 $(VENV)/.installed: requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,9 +25,12 @@ install-dev: $(VENV)/.installed-dev
 messages: install
 	$(PY) -m tute_site.compile_messages
 
-# Debian's Chromium for the browser tests; never a browser downloaded by a test tool.
-chromium:
-	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+# Debian's packages the tests use: Chromium for the browser tests (never a browser downloaded
+# by a test tool) and GNU gettext, whose xgettext checks that the catalogues are complete.
+system-deps:
+	@missing=""; command -v chromium >/dev/null || missing="chromium"; \
+	command -v xgettext >/dev/null || missing="$$missing gettext"; \
+	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; fi
 
 ## make run: install, migrate and serve on http://$(HOST):$(PORT) (a Celery worker too with REDIS_URL).
 run: install messages
@@ -47,7 +50,7 @@ worker: install
 	$(VENV)/bin/celery -A tute_site worker --loglevel=INFO
 
 ## make test: install what the tests need and run them all.
-test: install-dev messages chromium
+test: install-dev messages system-deps
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: install-dev
