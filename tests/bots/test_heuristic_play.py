@@ -7,7 +7,6 @@ The dealer is seat 3, so seat 0 leads the first trick; oros is trump.
 from __future__ import annotations
 
 import random
-import time
 
 from games.bots import HeuristicBot, get_bot, seat_to_act
 from games.bots.heuristic import capote_is_sure, expected_tricks
@@ -263,29 +262,3 @@ def test_heuristic_ducks_once_its_bid_is_made_and_takes_what_it_needs() -> None:
     )
     assert played(duck, 0) == "2C"
     assert played(take, 0) == "1O"
-
-
-# ---------------------------------------------------------------------- speed
-
-
-def test_heuristic_decides_well_under_a_millisecond() -> None:
-    rng = random.Random(5)
-    heuristic = get_bot("heuristic")
-    spent = 0.0
-    decisions = 0
-    for config in (TUTE4, {"variant": "habanero"}, {"variant": "pocha", "players": 3}):
-        state = new_game(config, rng)
-        for _ in range(150):
-            if state.over:
-                break
-            if state.needs_deal:
-                state.deal_next(rng)
-                continue
-            seat = seat_to_act(state)
-            view = state.view(seat)
-            start = time.perf_counter()
-            action = heuristic.choose(view)
-            spent += time.perf_counter() - start
-            decisions += 1
-            state.apply(action)
-    assert spent / decisions < 0.001

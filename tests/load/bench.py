@@ -12,6 +12,8 @@ import json
 import random
 import time
 
+from games.bots import get_bot, seat_to_act
+from games.engine import new_game
 from games.engine.bench import bench as engine_bench
 
 CONFIGS = [
@@ -43,6 +45,42 @@ def baseline(seconds: float) -> float:
     return plies / (time.process_time() - start)
 
 
+ROBOT_TABLES = [
+    {"variant": "tute", "players": 4},
+    {"variant": "habanero"},
+    {"variant": "pocha", "players": 3},
+]
+
+
+def robot_bench(robot: str, table: dict, seconds: float) -> dict:
+    """Decisions per CPU second of one robot playing every seat, and its slowest ones."""
+    rng = random.Random(5)
+    bot = get_bot(robot, rng=rng)
+    times: list[float] = []
+    deadline = time.process_time() + seconds
+    while time.process_time() < deadline:
+        state = new_game(table, rng)
+        while not state.over:
+            if state.needs_deal:
+                state.deal_next(rng)
+                continue
+            seat = seat_to_act(state)
+            view = state.view(seat)
+            start = time.process_time()
+            action = bot.choose(view)
+            times.append(time.process_time() - start)
+            state.apply(action)
+    times.sort()
+    return {
+        "bench": "robot",
+        "robot": robot,
+        **table,
+        "decisions": len(times),
+        "decisions_per_s": round(len(times) / sum(times)),
+        "p99_ms": round(times[int(len(times) * 0.99)] * 1000, 3),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
@@ -53,6 +91,10 @@ def main() -> None:
         result = engine_bench(variant, players, args.seconds, seed=7, pairs=pairs)
         result["bench"] = "engine"
         result["ratio_to_baseline"] = round(result["plies_per_s"] / base, 4)
+        print(json.dumps(result))
+    for table in ROBOT_TABLES:
+        result = robot_bench("heuristic", table, args.seconds)
+        result["ratio_to_baseline"] = round(result["decisions_per_s"] / base, 4)
         print(json.dumps(result))
     # The baseline again: how much the machine drifted during the run.
     print(json.dumps({"bench": "baseline-again", "plies_per_s": round(baseline(args.seconds))}))
