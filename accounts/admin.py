@@ -24,6 +24,7 @@ from accounts.models import KnownIP, ModerationAction, User
 from rankings import selectors as rankings_selectors
 from rankings.grades import grade_for_xp
 from rankings.services import ChipsError, InsufficientChips
+from tute_site.readonly_admin import ReadOnlyAdminMixin
 
 
 class ReasonForm(forms.Form):
@@ -66,35 +67,21 @@ class AdjustChipsForm(ReasonForm):
         return amount
 
 
-class KnownIPInline(admin.TabularInline):
+class KnownIPInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = KnownIP
     fields = ("ip_address", "first_seen", "last_seen", "logins")
     readonly_fields = fields
     extra = 0
-    can_delete = False
     verbose_name_plural = _("Last IP addresses")
 
-    def has_add_permission(self, request, obj=None):
-        return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
-
-
-class ModerationActionInline(admin.TabularInline):
+class ModerationActionInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = ModerationAction
     fk_name = "target"
     fields = ("created_at", "kind", "moderator", "reason", "until", "amount")
     readonly_fields = fields
     extra = 0
-    can_delete = False
     verbose_name_plural = _("Moderation history")
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 class BannedFilter(admin.SimpleListFilter):
@@ -349,17 +336,8 @@ class PlayerAdmin(UserAdmin):
 
 
 @admin.register(ModerationAction)
-class ModerationActionAdmin(admin.ModelAdmin):
+class ModerationActionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("created_at", "kind", "target", "moderator", "reason", "until", "amount")
     list_filter = ("kind",)
     search_fields = ("target__username", "moderator__username", "reason")
     date_hierarchy = "created_at"
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

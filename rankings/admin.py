@@ -10,17 +10,11 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from rankings.models import ChipAccount, ChipTransfer, LedgerEntry, XpEvent
+from tute_site.readonly_admin import ReadOnlyAdminMixin
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+class ReadOnlyAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    pass
 
 
 class PlayerFilter(admin.SimpleListFilter):
@@ -57,21 +51,11 @@ class ChipAccountAdmin(ReadOnlyAdmin):
     ordering = ("kind", "-balance")
 
 
-class LedgerEntryInline(admin.TabularInline):
+class LedgerEntryInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = LedgerEntry
     fields = ("source", "destination", "amount")
     readonly_fields = fields
     extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(ChipTransfer)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from games.bots import Bot, bot_play, seat_to_act
@@ -88,6 +89,18 @@ def parse_step(step: str) -> Action:
     if kind == "bid":
         return Action.bid(seat, int(value))
     raise ValueError(f"unknown step {step!r}")
+
+
+def seats_to_act(state: GameState, rng: random.Random, steps: int) -> Iterator[int]:
+    """For at most ``steps`` steps, deal when needed and yield the seat to act; the caller
+    applies that seat's action before asking for the next."""
+    for _ in range(steps):
+        if state.over:
+            return
+        if state.needs_deal:
+            state.deal_next(rng)
+            continue
+        yield seat_to_act(state)
 
 
 def play_out(state: GameState, bots: list[Bot], rng: random.Random, deals: int = 99) -> None:

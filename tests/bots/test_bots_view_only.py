@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from games.bots import get_bot, seat_to_act
+from games.bots import get_bot
 from games.bots.base import bot_play
 from games.engine import GameState, IllegalAction, InvalidRecord, SeatView, from_record, new_game
 from games.engine.cards import CARD_TEXT
 
+from .helpers import seats_to_act
 from .test_bots_legal import CONFIGS
 
 BOTS_DIR = Path(__file__).resolve().parents[2] / "games" / "bots"
@@ -59,13 +60,7 @@ def test_robots_get_only_their_own_view(config: dict) -> None:
     rng = random.Random(f"view{config}")
     state = new_game(config, rng)
     spies = [SpyBot(get_bot("heuristic" if s % 2 else "random", rng=rng)) for s in range(state.n)]
-    for _ in range(60):
-        if state.over:
-            break
-        if state.needs_deal:
-            state.deal_next(rng)
-            continue
-        seat = seat_to_act(state)
+    for seat in seats_to_act(state, rng, steps=60):
         hidden = hidden_cards(state, seat)
         bot_play(spies[seat], state, seat)
         view = spies[seat].views[-1]
@@ -104,13 +99,7 @@ def test_heuristic_decides_the_same_whatever_the_hidden_cards(config: dict) -> N
     random_bot = get_bot("random", rng=rng)
     state = new_game(config, rng)
     compared = changed = 0
-    for _ in range(60):
-        if state.over:
-            break
-        if state.needs_deal:
-            state.deal_next(rng)
-            continue
-        seat = seat_to_act(state)
+    for seat in seats_to_act(state, rng, steps=60):
         other = reshuffle_hidden(state, seat, rng)
         if other is not None:
             view, other_view = state.view(seat), other.view(seat)
