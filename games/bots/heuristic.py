@@ -1,7 +1,7 @@
 """The ``heuristic`` robot: plays like a sound club player, from its seat's view only.
 
-It never searches the game tree and never guesses at hidden cards beyond what the table
-shows. Each idea of good play is one small function:
+It reads only its seat's view. Until the last few cards it does not search: each idea of
+good play is one small function:
 
 - announcements: :func:`tute_action`, :func:`exchange_action` (the 7 or 2 of trump for a
   better face-up card), :func:`sing_action` (always sing; the engine offers the 40 alone
@@ -21,7 +21,10 @@ shows. Each idea of good play is one small function:
   kept together for their cante (:func:`pair_value`) and drawing trumps to make our
   masters safe (:func:`trump_draw_bonus`). That one formula covers the beginner's advice:
   it protects aces and threes (giving them away costs their points), feeds points to a
-  partner who is winning, and does not spend a top trump where a small one wins.
+  partner who is winning, and does not spend a top trump where a small one wins;
+- the end of a deal without a stock: with :data:`COUNT_OUT_FROM` cards or fewer left it
+  counts the end out (:mod:`.countout`): it guesses the hidden hands from what the tricks
+  showed and plays each card out on every guess.
 
 >>> import random
 >>> from games.engine import new_game
@@ -33,11 +36,13 @@ True
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from games.engine import Action, SeatView
 from games.engine.cards import POINTS_OF, SUIT_OF, SUITS, caballo, rey
 
+from . import countout
 from .knowledge import Knowledge, beats, place
 
 # Weights, in deal points or chances, set with ``python -m games.bots arena`` runs against
@@ -53,15 +58,16 @@ CASH_MIN_POINTS = 10  # masters worth cashing by a lead: aces and threes
 CASH_SAFETY = 0.7  # ... when no opponent is likely to trump them
 LOW_TRUMP_MAX = 3  # a small trump is led early when holding at most this many trumps
 LOW_TRUMP_MIN_HAND = 7  # ... while the hand still has this many cards
+COUNT_OUT_FROM = 5  # with this many cards left and no stock, count out the end (countout.py)
 
 
 class HeuristicBot:
-    """A deterministic robot: the same view always gives the same action."""
+    """The club player. Built without ``rng`` it is deterministic: the same view always
+    gives the same action (the guesses of :mod:`.countout` are then seeded from the view)."""
 
     name = "heuristic"
 
     def __init__(self, rng: Any = None) -> None:
-        # Deterministic on purpose; ``rng`` is accepted so every robot builds the same way.
         self.rng = rng
 
     def choose(self, view: SeatView) -> Action:
@@ -77,9 +83,19 @@ class HeuristicBot:
             return Action.capote(view.seat, capote_is_sure(Knowledge(view)))  # type: ignore[arg-type]
         if "bid" in kinds:
             return bid_action(view, legal)
+        if countout.applies(view, COUNT_OUT_FROM):
+            return countout.count_out(view, Knowledge(view), self._rng_for(view))
         plays = [a for a in legal if a.kind == "play"]
         card = choose_card(Knowledge(view), [a.value.index for a in plays])
         return next(a for a in plays if a.value.index == card)
+
+    def _rng_for(self, view: SeatView) -> Any:
+        """The robot's own generator, or one seeded from the view when it has none."""
+        if self.rng is not None:
+            return self.rng
+        hand = tuple(c.index for c in view.hand or ())
+        played = tuple(c.index for t in (*view.tricks, view.trick) for _, c in t)
+        return random.Random(hash((view.seat, hand, played)))
 
 
 # ---------------------------------------------------------------------- announcements

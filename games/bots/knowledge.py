@@ -16,8 +16,8 @@ whether a card will win a trick.
 >>> from games.engine import new_game
 >>> state = new_game({"variant": "tute", "players": 4}, random.Random(3))
 >>> k = Knowledge(state.view(state.turn))
->>> len(k.unseen), sorted(k.free.values())
-(30, [10, 10, 10])
+>>> len(k.unseen), sorted(k.free.values())  # the dealer's face-up trump card is placed
+(30, [9, 10, 10])
 """
 
 from __future__ import annotations

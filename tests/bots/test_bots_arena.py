@@ -20,7 +20,7 @@ def arena(*args: str) -> dict:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=900,
         check=True,
     )
     lines = done.stdout.splitlines()
@@ -114,10 +114,11 @@ def test_wilson_interval() -> None:
 
 # ---------------------------------------------------------------------- strength
 # Runs are deterministic given the seed, so these are regression checks as much as
-# measurements. A 1,000-game run of 4-player pairs takes about 8 s on the reference
-# 2-core machine; 1,000 games of habanero take about 40 s (a game is several deals), so
-# habanero plays 300 games and asserts that the 95% Wilson interval's lower bound clears
-# 0.75: with that many games a true win rate of 75% or less would almost never show it.
+# measurements. A 1,000-game run of 4-player pairs takes about 2 minutes on one core of
+# the reference machine (the robot counts out the end of every deal); 1,000 games of
+# habanero take about 40 s (a game is several deals), so habanero plays 300 games and
+# asserts that the 95% Wilson interval's lower bound clears 0.75: with that many games a
+# true win rate of 75% or less would almost never show it.
 
 
 @pytest.fixture(scope="module")
@@ -139,19 +140,21 @@ def pairs_tute() -> dict:
 
 
 def test_heuristic_clearly_beats_random_in_pairs_tute(pairs_tute: dict) -> None:
-    # Measured 0.673 [0.643, 0.701]; 0.5 would be no better than random.
-    assert pairs_tute["ci95"][0] >= 0.62
+    # Measured 0.727 [0.699, 0.754] (0.673 before the robot counted out the end of a
+    # deal); 0.5 would be no better than random.
+    assert pairs_tute["ci95"][0] >= 0.68
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="The issue asks for 75% in single-deal pairs tute; the heuristic reaches about "
-    "67%. A deal has much luck: even a determinized search that sees only this seat's "
-    "view reached about 65-69% in trials, while one that peeks at all hands reached "
-    "82-85%. See the robots' report.",
+    reason="The issue asks for 75% of 1,000 single-deal pairs tute games; the heuristic "
+    "wins 70-73% (seeds 1-3). Searches that see only this seat's view all stayed at "
+    "70-73%; counting out the end with every hand visible reached 77%, and searching "
+    "every move with every hand visible 85%: what is missing is where the cards are. "
+    "See games/bots/countout.py and the issue's closing note.",
 )
 def test_heuristic_wins_three_games_in_four_of_pairs_tute(pairs_tute: dict) -> None:
-    assert pairs_tute["ci95"][0] >= 0.75
+    assert pairs_tute["a_win_rate"] >= 0.75
 
 
 def test_heuristic_beats_random_in_three_games_in_four_of_habanero() -> None:

@@ -14,6 +14,7 @@ MODULES = [
     "games.engine.deal",
     "games.engine.determinize",
     "games.engine.options",
+    "games.engine.position",
     "games.engine.record",
     "games.engine.state",
     "games.engine.view",
