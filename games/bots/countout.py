@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import Action, GameState, SeatView
+from games.engine.determinize import match_hidden_cards
 from games.engine.position import position_from_view
 
 from .knowledge import Knowledge
@@ -90,37 +91,15 @@ def play_out(game: GameState, rng: Any, side: int) -> int | None:
 
 
 def guess_hands(k: Knowledge, rng: Any) -> list[list[int]]:
-    """One random placing of the unseen cards that breaks nothing ``k`` knows.
-
-    Open places in the other hands are matched to cards with augmenting paths (Kuhn's
-    algorithm), the cards and places taken in random order: the real deal is one such
-    matching, so one always exists.
-    """
+    """One random placing of the unseen cards that breaks nothing ``k`` knows (every hidden
+    card goes to a seat that may hold it; see :func:`match_hidden_cards`)."""
     view = k.view
-    hands: list[list[int]] = [[] for _ in range(k.n)]
-    hands[k.seat] = list(k.hand)
     free = [c for c in k.unseen if c not in k.holder]
+    fixed: dict[int, list[int]] = {s: [] for s in k.others}
     for card, seat in k.holder.items():
-        hands[seat].append(card)
-    places = [s for s in k.others for _ in range(view.hand_sizes[s] - len(hands[s]))]
+        fixed[seat].append(card)
+    need = {s: view.hand_sizes[s] for s in k.others}
     rng.shuffle(free)
-    rng.shuffle(places)
-    owner: dict[int, int] = {}  # card -> index of the place it fills
-
-    def fill(place: int, tried: set[int]) -> bool:
-        seat = places[place]
-        for card in free:
-            if card in tried or not k.p_holds(seat, card):
-                continue
-            tried.add(card)
-            if card not in owner or fill(owner[card], tried):
-                owner[card] = place
-                return True
-        return False
-
-    for place in range(len(places)):
-        if not fill(place, set()):
-            raise AssertionError("no placing of the unseen cards fits what the seat knows")
-    for card, place in owner.items():
-        hands[places[place]].append(card)
+    placed = match_hidden_cards(free, need, fixed, lambda s, c: k.p_holds(s, c) > 0, rng)
+    hands = [list(k.hand) if s == k.seat else placed[s] for s in range(k.n)]
     return hands

@@ -17,6 +17,7 @@ The copy is for playouts only: its record still names the real deal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .cards import SUIT_OF, caballo, deck_for, rey
@@ -108,19 +109,34 @@ def _deal_pool(
     fixed: dict[int, list[int]],
     void: list[set[int]],
 ) -> dict[int, list[int]]:
-    """Fill each seat's hand from ``pool`` (already shuffled) without breaking a known void.
+    """Fill each seat's hand from ``pool`` (already shuffled) without breaking a known void."""
+    return match_hidden_cards(pool, need, fixed, lambda seat, card: SUIT_OF[card] not in void[seat])
+
+
+def match_hidden_cards(
+    pool: list[int],
+    need: dict[int, int],
+    fixed: dict[int, list[int]],
+    fits: Callable[[int, int], bool],
+    rng: Any = None,
+) -> dict[int, list[int]]:
+    """Hands for the seats of ``need`` (seat -> hand size): the cards of ``fixed`` (known
+    holders) plus cards of ``pool`` (already shuffled), each where ``fits(seat, card)``.
 
     A greedy deal can paint itself into a corner (the last seat left with only cards of a
     suit it lacks), so open slots are matched to cards with augmenting paths (Kuhn's
-    algorithm). The real hands are one such matching, so one always exists.
+    algorithm). The real hands are one such matching, so one always exists. With ``rng``
+    the slots are taken in random order too.
     """
     slots = [s for s in need for _ in range(need[s] - len(fixed[s]))]
+    if rng is not None:
+        rng.shuffle(slots)
     owner: dict[int, int] = {}  # card -> index of the slot it fills
 
     def place(slot: int, seen: set[int]) -> bool:
         seat = slots[slot]
         for card in pool:
-            if card in seen or SUIT_OF[card] in void[seat]:
+            if card in seen or not fits(seat, card):
                 continue
             seen.add(card)
             if card not in owner or place(owner[card], seen):
@@ -138,12 +154,17 @@ def _deal_pool(
 
 
 def _trick_winner(state: GameState, leader: int, cards: list[int]) -> int:
+    return trick_winner_seat(state.trump, state.n, leader, cards)
+
+
+def trick_winner_seat(trump: int, n: int, leader: int, cards: list[int]) -> int:
+    """The seat that takes a trick of ``cards``, led by ``leader`` at a table of ``n``."""
     best = 0
     for i in range(1, len(cards)):
         c, b = cards[i], cards[best]
         if SUIT_OF[c] == SUIT_OF[b]:
             if c < b:
                 best = i
-        elif SUIT_OF[c] == state.trump:
+        elif SUIT_OF[c] == trump:
             best = i
-    return (leader + best) % state.n
+    return (leader + best) % n

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import SUIT_OF, SUITS, rey
+from .determinize import trick_winner_seat
 from .state import PLAY, GameState
 from .view import SeatView
 
@@ -63,18 +64,22 @@ def position_from_view(view: SeatView, hands: Sequence[Sequence[int]]) -> GameSt
     state.tricks = [(t[0][0], [c.index for _, c in t]) for t in view.tricks]
     state.tricks_won = list(view.tricks_won)
     state.points = list(view.points)
+
+    def won_by(leader: int, cards: list[int]) -> int:
+        return trick_winner_seat(state.trump, state.n, leader, cards)
+
     for number, (leader, cards) in enumerate(state.tricks, start=1):
-        seat = _winner(state, leader, cards)
+        seat = won_by(leader, cards)
         state.last_win[state.side_of[seat]] = number
     if view.trick:
         state.trick = [c.index for _, c in view.trick]
         state.trick_leader = view.trick[0][0]
         state.led = SUIT_OF[state.trick[0]]
-        state.win_seat = _winner(state, state.trick_leader, state.trick)
+        state.win_seat = won_by(state.trick_leader, state.trick)
         state.win_card = state.trick[(state.win_seat - state.trick_leader) % state.n]
     elif state.tricks:
         last_leader, last_cards = state.tricks[-1]
-        state.moment_all = state.moment_seats[_winner(state, last_leader, last_cards)]
+        state.moment_all = state.moment_seats[won_by(last_leader, last_cards)]
     state.moment = tuple(view.cante_open)
     for seat, suit_letter, value in view.cantes:
         suit = SUITS.index(suit_letter)
@@ -83,16 +88,3 @@ def position_from_view(view: SeatView, hands: Sequence[Sequence[int]]) -> GameSt
         state.sang[seat] = True
     state.tute = view.tute
     return state
-
-
-def _winner(state: GameState, leader: int, cards: list[int]) -> int:
-    """The seat that takes a trick of ``cards`` led by ``leader``."""
-    best = 0
-    for i in range(1, len(cards)):
-        card, top = cards[i], cards[best]
-        if SUIT_OF[card] == SUIT_OF[top]:
-            if card < top:
-                best = i
-        elif SUIT_OF[card] == state.trump:
-            best = i
-    return (leader + best) % state.n

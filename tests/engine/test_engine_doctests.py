@@ -1,4 +1,4 @@
-"""The engine's docstring examples are tests too: they must run as written."""
+"""The engine's and the robots' docstring examples are tests too: they must run as written."""
 
 from __future__ import annotations
 
@@ -18,6 +18,11 @@ MODULES = [
     "games.engine.record",
     "games.engine.state",
     "games.engine.view",
+    "games.bots.arena",
+    "games.bots.base",
+    "games.bots.countout",
+    "games.bots.heuristic",
+    "games.bots.knowledge",
 ]
 
 
