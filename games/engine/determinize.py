@@ -42,7 +42,7 @@ def known_holders(state: GameState, seat: int) -> dict[int, int]:
         if not state.trump_in_stock and len(state.tricks) >= 12:
             # The loser of the 12th trick took the face-up card.
             leader, cards = state.tricks[11]
-            winner = _trick_winner(state, leader, cards)
+            winner = trick_winner_seat(state.trump, state.n, leader, cards)
             known[state.trump_card] = 1 - winner
     else:
         deal = state._deal
@@ -93,7 +93,9 @@ def determinize(state: GameState, seat: int, rng: Any) -> GameState:
     for card, holder in known.items():
         fixed[holder].append(card)
     rng.shuffle(pool)
-    hands = _deal_pool(pool, need, fixed, void)
+    hands = match_hidden_cards(
+        pool, need, fixed, lambda seat, card: SUIT_OF[card] not in void[seat]
+    )
     taken = {c for h in hands.values() for c in h}
     copy.stock = [c for c in pool if c not in taken] if state.rules.has_stock else []
     for s, hand in hands.items():
@@ -101,16 +103,6 @@ def determinize(state: GameState, seat: int, rng: Any) -> GameState:
         copy.masks[s] = sum(1 << c for c in hand)
     copy._cache = None
     return copy
-
-
-def _deal_pool(
-    pool: list[int],
-    need: dict[int, int],
-    fixed: dict[int, list[int]],
-    void: list[set[int]],
-) -> dict[int, list[int]]:
-    """Fill each seat's hand from ``pool`` (already shuffled) without breaking a known void."""
-    return match_hidden_cards(pool, need, fixed, lambda seat, card: SUIT_OF[card] not in void[seat])
 
 
 def match_hidden_cards(
@@ -151,10 +143,6 @@ def match_hidden_cards(
     for card, slot in owner.items():
         hands[slots[slot]].append(card)
     return hands
-
-
-def _trick_winner(state: GameState, leader: int, cards: list[int]) -> int:
-    return trick_winner_seat(state.trump, state.n, leader, cards)
 
 
 def trick_winner_seat(trump: int, n: int, leader: int, cards: list[int]) -> int:

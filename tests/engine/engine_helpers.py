@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 from games.engine import Action, Card, Deal, GameState, IllegalAction, new_game
@@ -161,3 +165,22 @@ def leader_wins_trick(state: GameState, keep: str = "") -> None:
     for _ in range(state.n - 1):
         follower = state.turn
         play(state, follower, losing_card(state, follower))
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def replay(tmp_path: Path, record: Any) -> tuple[int, dict]:
+    """Run ``python -m games.engine replay`` on a record (a dict, or raw text) as a
+    developer would: exit status and parsed JSON output, never a traceback."""
+    path = tmp_path / "record.json"
+    path.write_text(record if isinstance(record, str) else json.dumps(record))
+    done = subprocess.run(
+        [sys.executable, "-m", "games.engine", "replay", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "Traceback" not in done.stderr
+    return done.returncode, json.loads(done.stdout)

@@ -4,29 +4,13 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.engine.engine_helpers import replay
+
 RECORDS = Path(__file__).resolve().parent / "records"
-
-
-def replay(tmp_path, record) -> tuple[int, dict]:
-    """Run ``python -m games.engine replay`` on a record (a dict, or raw text)."""
-    path = tmp_path / "record.json"
-    path.write_text(record if isinstance(record, str) else json.dumps(record))
-    done = subprocess.run(
-        [sys.executable, "-m", "games.engine", "replay", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert "Traceback" not in done.stderr
-    return done.returncode, json.loads(done.stdout)
 
 
 def load(name):

@@ -1,11 +1,7 @@
 """A stored game, exported and replayed with the replay command, gives back its stored result."""
 
-import json
 import random
-import subprocess
-import sys
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -13,9 +9,9 @@ from django.core.management import CommandError, call_command
 from games.engine import new_game
 from games.models import Game
 from games.selectors import game_outcome
+from tests.engine.engine_helpers import replay
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def play_random_game(options: dict, seed: int):
@@ -53,18 +49,9 @@ def test_exported_game_replays_to_its_stored_result(options, tmp_path):
     )
     out = StringIO()
     call_command("export_game", str(game.pk), stdout=out)
-    path = tmp_path / "game.json"
-    path.write_text(out.getvalue())
-
-    replay = subprocess.run(
-        [sys.executable, "-m", "games.engine", "replay", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert replay.returncode == 0, replay.stdout[-2000:] + replay.stderr[-2000:]
-    replayed = json.loads(replay.stdout)["game"]
+    status, replayed = replay(tmp_path, out.getvalue())
+    assert status == 0, replayed
+    replayed = replayed["game"]
     assert replayed["over"] is True
     assert replayed["winner"] == game.result["winner"]
     assert replayed["score"] == game.result["score"]

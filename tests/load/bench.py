@@ -12,8 +12,9 @@ import json
 import random
 import time
 
-from games.bots import get_bot, seat_to_act
-from games.engine import new_game
+from games.bots import Bot, get_bot
+from games.bots.arena import play_game
+from games.engine import Action, Options, SeatView
 from games.engine.bench import bench as engine_bench
 
 CONFIGS = [
@@ -52,26 +53,31 @@ ROBOT_TABLES = [
 ]
 
 
+class TimedBot:
+    """A robot that records how long each of its decisions takes, in CPU seconds."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.times: list[float] = []
+
+    def choose(self, view: SeatView) -> Action:
+        start = time.process_time()
+        action = self.bot.choose(view)
+        self.times.append(time.process_time() - start)
+        return action
+
+
 def robot_bench(robot: str, table: dict, seconds: float) -> dict:
     """Decisions per CPU second of one robot playing every seat, and its slowest ones
     (for the heuristic, the ends of deals it counts out)."""
     rng = random.Random(5)
-    bot = get_bot(robot, rng=rng)
-    times: list[float] = []
+    timed = TimedBot(get_bot(robot, rng=rng))
+    options = Options.from_dict(table)
     deadline = time.process_time() + seconds
     while time.process_time() < deadline:
-        state = new_game(table, rng)
-        while not state.over:
-            if state.needs_deal:
-                state.deal_next(rng)
-                continue
-            seat = seat_to_act(state)
-            view = state.view(seat)
-            start = time.process_time()
-            action = bot.choose(view)
-            times.append(time.process_time() - start)
-            state.apply(action)
-    times.sort()
+        play_game(options, [timed] * options.players, rng)
+    times = sorted(timed.times)
     return {
         "bench": "robot",
         "robot": robot,
