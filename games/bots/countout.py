@@ -14,6 +14,9 @@ it took the heuristic robot in single-deal 4-player pairs tute from 67.3%, 63.7%
 4-player tute alone from 66.4% to 67.6% (seed 1). Counting out from six or seven cards
 won no more games, and searching like this from the first trick won fewer: early on the
 guesses are too far from the real deal, and the card-scoring rule does better there.
+Fed the real hands instead of guesses (a measurement only: no seat may see them), the
+same count-out wins 75.3%, 75.9% and 75.4% of those pairs games, and 80% when it starts
+at eight cards: what the guesses cannot know is worth about three to six points.
 
 It reads only the seat's view: guesses are built from :class:`Knowledge`, and positions
 from the view by :func:`games.engine.position.position_from_view`.
