@@ -28,21 +28,16 @@ def arena(*args: str) -> dict:
     return json.loads(lines[0])
 
 
-def test_arena_prints_one_json_line_with_the_tally() -> None:
-    result = arena(
-        "--a",
-        "heuristic",
-        "--b",
-        "random",
-        "--variant",
-        "tute",
-        "--players",
-        "2",
-        "--games",
-        "12",
-        "--seed",
-        "3",
+def heuristic_vs_random(variant: str, players: int, games: int, seed: int) -> dict:
+    """``arena --a heuristic --b random`` at the default table options of ``variant``."""
+    return arena(
+        *("--a", "heuristic", "--b", "random", "--variant", variant),
+        *("--players", str(players), "--games", str(games), "--seed", str(seed)),
     )
+
+
+def test_arena_prints_one_json_line_with_the_tally() -> None:
+    result = heuristic_vs_random("tute", 2, games=12, seed=3)
     assert result["games"] == 12
     assert result["wins_a"] + result["wins_b"] + result["draws"] == 12
     assert result["a_win_rate"] == round(result["wins_a"] / 12, 4)
@@ -123,20 +118,7 @@ def test_wilson_interval() -> None:
 
 @pytest.fixture(scope="module")
 def pairs_tute() -> dict:
-    return arena(
-        "--a",
-        "heuristic",
-        "--b",
-        "random",
-        "--variant",
-        "tute",
-        "--players",
-        "4",
-        "--games",
-        "1000",
-        "--seed",
-        "1",
-    )
+    return heuristic_vs_random("tute", 4, games=1000, seed=1)
 
 
 def test_heuristic_clearly_beats_random_in_pairs_tute(pairs_tute: dict) -> None:
@@ -159,18 +141,5 @@ def test_heuristic_wins_three_games_in_four_of_pairs_tute(pairs_tute: dict) -> N
 
 
 def test_heuristic_beats_random_in_three_games_in_four_of_habanero() -> None:
-    result = arena(
-        "--a",
-        "heuristic",
-        "--b",
-        "random",
-        "--variant",
-        "habanero",
-        "--players",
-        "2",
-        "--games",
-        "300",
-        "--seed",
-        "1",
-    )
+    result = heuristic_vs_random("habanero", 2, games=300, seed=1)
     assert result["ci95"][0] >= 0.75
