@@ -304,7 +304,7 @@ class GameState:
         """What ``seat`` may do now, in NOTATION.md order (bid, capote, exchange, play, sing,
         tute). Empty when the seat has nothing to do."""
         phase = self.phase
-        if phase == PLAY and seat == self.turn and not self.moment:
+        if phase == PLAY and seat == self.turn and not self.moment and not self.can_exchange:
             # The common case, kept short: a card to play and nothing else to do.
             plays = PLAYS[seat]
             if not self.trick:
