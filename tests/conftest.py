@@ -122,13 +122,32 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
         db.setdefault("TEST", {})["NAME"] = str(Path(tempfile.gettempdir()) / name)
 
 
+def _uses_db(request) -> bool:
+    uses_db = {"db", "transactional_db", "django_db_setup"} & set(request.fixturenames)
+    return bool(uses_db or request.node.get_closest_marker("django_db"))
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(request):
+    """Signups and logins hash passwords, and the default hasher is slow on purpose.
+
+    Not with a live daphne: that process knows only the default hashers, so a password
+    hashed here with a fast one could not log in there.
+    """
+    if _uses_db(request) and "daphne_server" not in request.fixturenames:
+        request.getfixturevalue("settings").PASSWORD_HASHERS = [
+            "django.contrib.auth.hashers.MD5PasswordHasher",
+            "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+        ]
+    yield
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache(request, django_db_blocker):
     """Each database test starts with an empty cache. allauth counts failed logins in the
     (database) cache, which transactional tests leave behind: it must not refuse the logins of
     a later test."""
-    uses_db = {"db", "transactional_db", "django_db_setup"} & set(request.fixturenames)
-    if uses_db or request.node.get_closest_marker("django_db"):
+    if _uses_db(request):
         request.getfixturevalue("django_db_setup")
         from django.core.cache import cache
 

@@ -9,10 +9,11 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.selectors import can_chat
 from accounts.services import user_mute
-from games.models import Game, GameSeat
+from games.models import Game
 from rankings.models import XpEvent
 from rankings.services import xp_award
-from tests.accounts.factories import GameFactory, GameSeatFactory, ModeratorFactory, UserFactory
+from tests.accounts.factories import ModeratorFactory, UserFactory
+from tests.games.factories import GameFactory, GameSeatFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -139,5 +140,5 @@ def test_a_muted_player_cannot_chat_until_the_mute_ends():
 def test_seats_of_robots_do_not_break_a_profile(client):
     player = UserFactory(username="marta")
     game_seat = seat(player, "tute", "won")
-    GameSeat.objects.create(game=game_seat.game, seat=1, robot="basic", outcome="lost")
+    GameSeatFactory(game=game_seat.game, seat=1, user=None, robot="basic", outcome="lost")
     assert client.get("/players/marta/").status_code == 200

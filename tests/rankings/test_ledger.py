@@ -17,7 +17,8 @@ from rankings.services import (
     chips_signup_grant,
     chips_stake,
 )
-from tests.accounts.factories import GameFactory, GameSeatFactory, ModeratorFactory, UserFactory
+from tests.accounts.factories import ModeratorFactory, UserFactory
+from tests.games.factories import GameFactory, GameSeatFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,8 @@
 import pytest
 from django.test import override_settings
 
+from tests.accounts.factories import UserFactory
+
 pytestmark = pytest.mark.django_db
 
 
@@ -26,16 +28,16 @@ def test_language_switcher_sets_the_cookie_and_returns_to_the_page(client):
     assert "Jouer au Tute en ligne" in client.get("/").content.decode()
 
 
-def test_logged_in_player_language_wins_over_cookie_and_browser(client, django_user_model):
-    user = django_user_model.objects.create_user("lucia", password="x-very-secret-1", language="es")
+def test_logged_in_player_language_wins_over_cookie_and_browser(client):
+    user = UserFactory(username="lucia", language="es")
     client.force_login(user)
     client.cookies["django_language"] = "fr"
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="en")
     assert "Juega al Tute en línea" in response.content.decode()
 
 
-def test_switching_language_when_logged_in_saves_the_setting(client, django_user_model):
-    user = django_user_model.objects.create_user("pablo", password="x-very-secret-1")
+def test_switching_language_when_logged_in_saves_the_setting(client):
+    user = UserFactory(username="pablo")
     client.force_login(user)
     client.post("/i18n/setlang/", {"language": "fr", "next": "/"})
     user.refresh_from_db()
