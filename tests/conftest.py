@@ -122,6 +122,19 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
         db.setdefault("TEST", {})["NAME"] = str(Path(tempfile.gettempdir()) / name)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _collected_static(request):
+    """The site runs with DEBUG off, as in production: `{% static %}` reads the manifest that
+    `collectstatic` writes, and WhiteNoise serves the collected files. So collect them once,
+    as `make run` does, unless the run holds only tests that need no Django."""
+    no_django = ("tests/engine/", "tests/bots/")
+    if all(item.nodeid.startswith(no_django) for item in request.session.items):
+        return
+    from django.core.management import call_command
+
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+
 def _uses_db(request) -> bool:
     uses_db = {"db", "transactional_db", "django_db_setup"} & set(request.fixturenames)
     return bool(uses_db or request.node.get_closest_marker("django_db"))
