@@ -195,7 +195,9 @@ ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optio
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_PRESERVE_USERNAME_CASING = True
 ACCOUNT_USERNAME_MIN_LENGTH = 3
-ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/ip,5/5m/key"}
+# Failed logins: 5 per account in 5 minutes (allauth's "key": accounts.adapter counts per
+# account), and ten times as many per address, which households and cafés share.
+ACCOUNT_RATE_LIMITS = {"login_failed": "50/10m/ip,5/5m/key"}
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # 3-20 letters, digits, _ and -; allauth's signup form checks the same rule as the model.
 ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.username_validators"

@@ -118,27 +118,6 @@ def test_signup_pages_use_the_site_layout(client):
     assert "3 to 20 characters: letters, digits, _ and -." in html  # the rule, before typing
 
 
-def test_repeated_failed_logins_are_throttled_even_with_the_right_password(client):
-    UserFactory(username="victim")
-    for _attempt in range(5):
-        response = client.post("/accounts/login/", {"login": "victim", "password": "wrong-guess"})
-        assert "The username and/or password you specified are not correct." in (
-            response.content.decode()
-        )
-    response = client.post("/accounts/login/", {"login": "victim", "password": PASSWORD})
-    assert response.status_code == 200
-    assert "Too many failed login attempts. Try again later." in response.content.decode()
-    assert logged_in_username(client) is None
-
-
-def test_a_few_failed_logins_do_not_lock_the_account(client):
-    UserFactory(username="forgetful")
-    for _attempt in range(4):
-        client.post("/accounts/login/", {"login": "forgetful", "password": "wrong-guess"})
-    client.post("/accounts/login/", {"login": "forgetful", "password": PASSWORD})
-    assert logged_in_username(client) == "forgetful"
-
-
 def test_banned_player_is_refused_at_login_and_told_why(client):
     player = UserFactory(username="cheater")
     user_ban(user=player, moderator=ModeratorFactory(), reason="Collusion at table 12")
