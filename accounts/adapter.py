@@ -1,11 +1,14 @@
 import math
 import time
+from types import SimpleNamespace
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import filter_users_by_email
+from allauth.core import context as allauth_context
 from allauth.core.internal import ratelimit
 from django.conf import settings
+from django.contrib.sites.shortcuts import get_current_site
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -19,6 +22,7 @@ from accounts.models import User
 from rankings.services import chips_signup_grant
 
 TOO_MANY_LOGIN_ATTEMPTS = "too_many_login_attempts"
+SITE_NAME = "Tute online"
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -79,6 +83,19 @@ class AccountAdapter(DefaultAccountAdapter):
                 minutes,
             ) % {"count": minutes}
             raise ValidationError(message, code=TOO_MANY_LOGIN_ATTEMPTS) from error
+
+    # --- Emails ---------------------------------------------------------------------------
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        """Account emails name the site, not the address it was reached at.
+
+        allauth greets with `current_site.name`, which without django.contrib.sites is the
+        request's host ("Hello from 127.0.0.1:8000!"). The domain stays the real one.
+        """
+        request = allauth_context.request
+        domain = get_current_site(request).domain if request is not None else ""
+        site = SimpleNamespace(name=SITE_NAME, domain=domain)
+        super().send_mail(template_prefix, email, {"current_site": site, **context})
 
     def respond_user_inactive(self, request: HttpRequest, user) -> HttpResponse:
         """A banned player is told why, right on the login page's answer."""

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 CONFIRM_LINK = re.compile(r"http://testserver(/accounts/confirm-email/[^/\s]+/)")
 
 
-def signup(client, username, email=None, password=PASSWORD):
+def signup(client, username, email=None, password=PASSWORD, **headers):
     return client.post(
         "/accounts/signup/",
         {
@@ -27,6 +27,7 @@ def signup(client, username, email=None, password=PASSWORD):
             "password1": password,
             "password2": password,
         },
+        **headers,
     )
 
 
@@ -151,3 +152,19 @@ def test_login_records_the_players_address(client):
     )
     ips = {known.ip_address: known.logins for known in KnownIP.objects.filter(user=player)}
     assert ips == {"203.0.113.7": 2, "2001:db8::1": 1}
+
+
+@pytest.mark.parametrize(
+    ("language", "hello", "thanks"),
+    [
+        ("en", "Hello from Tute online!", "Thank you for using Tute online!"),
+        ("es", "¡Hola de parte de Tute online!", "¡Gracias por usar Tute online!"),
+    ],
+)
+def test_account_emails_name_the_site(client, language, hello, thanks):
+    signup(client, "Nombre", email="nombre@example.com", HTTP_ACCEPT_LANGUAGE=language)
+    message = mail.outbox[-1]
+    assert message.body.startswith(hello)
+    assert thanks in message.body and "testserver" in message.body  # the real domain
+    assert "Tute online" in message.from_email
+    assert message.subject.startswith("[Tute online] ")

@@ -148,6 +148,9 @@ def test_htmx_gets_the_fragment_with_the_header_out_of_band(client):
     assert find(html, "title")[0].text.startswith("Habanero")
     oob = find(html, "div", hx_swap_oob="innerHTML:.site-header")
     assert oob and NAV_RULES["fr"] in oob[0].text
+    # The footer is translated too: it follows the same way.
+    footer = find(html, "div", hx_swap_oob="innerHTML:.site-footer")
+    assert footer and "le jeu de cartes espagnol" in footer[0].text
     assert "HX-Request" in response["Vary"]
     assert response.cookies["django_language"].value == "fr"
 
