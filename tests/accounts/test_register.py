@@ -48,7 +48,7 @@ def test_spanish_pages_say_tu_never_usted(client):
     for url, browser in pages(client):
         response = browser.get(url, HTTP_ACCEPT_LANGUAGE="es", follow=True)
         text = visible_text(response.content.decode())
-        assert "<html lang=\"es\">" in response.content.decode(), url
+        assert '<html lang="es">' in response.content.decode(), url
         assert not USTED.search(text), f"{url}: {USTED.search(text).group(0)!r} in {text[:400]}"
         seen += 1
     assert seen == len(ANONYMOUS_PAGES) + len(PLAYER_PAGES)
