@@ -238,9 +238,7 @@ def play_example(key: str, record: dict[str, Any], *, deal: int = -1) -> Example
             # The engine gave the trick to the one seat whose count of tricks went up.
             (winner,) = (s for s in range(n) if state.tricks_won[s] > before[s])
             tricks.append(
-                _close_trick(
-                    len(state.tricks), current, summary, winner, state.tricks_won[winner]
-                )
+                _close_trick(len(state.tricks), current, summary, winner, state.tricks_won[winner])
             )
             current = []
     if current:
