@@ -10,17 +10,15 @@ from django.views.i18n import set_language as django_set_language
 
 from accounts import selectors, services
 from accounts.forms import LanguageForm
+from accounts.language import language_choose
 from accounts.models import User
 
 
 @require_POST
 def set_language(request):
-    """Django's language switch, which also saves the choice on a logged-in player."""
+    """Django's language switch, which also keeps the choice (accounts/language.py)."""
     response = django_set_language(request)
-    language = request.POST.get("language", "")
-    user = request.user
-    if user.is_authenticated and language in dict(settings.LANGUAGES) and user.language != language:
-        services.user_set_language(user=user, language=language)
+    language_choose(request, request.POST.get("language", ""))
     return response
 
 

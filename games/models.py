@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Variant(models.TextChoices):
@@ -59,9 +60,9 @@ class GameSeat(models.Model):
     """Who sat in one seat of a game: a registered player, or a robot."""
 
     class Outcome(models.TextChoices):
-        WON = "won", _("Won")
-        LOST = "lost", _("Lost")
-        VOID = "void", _("Void")
+        WON = "won", pgettext_lazy("outcome of one game", "Won")
+        LOST = "lost", pgettext_lazy("outcome of one game", "Lost")
+        VOID = "void", pgettext_lazy("outcome of one game", "Void")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField(_("seat"))

@@ -122,13 +122,45 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
         db.setdefault("TEST", {})["NAME"] = str(Path(tempfile.gettempdir()) / name)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _collected_static(request):
+    """The site runs with DEBUG off, as in production: `{% static %}` reads the manifest that
+    `collectstatic` writes, and WhiteNoise serves the collected files. So collect them once,
+    as `make run` does, unless the run holds only tests that need no Django."""
+    no_django = ("tests/engine/", "tests/bots/")
+    if all(item.nodeid.startswith(no_django) for item in request.session.items):
+        return
+    from django.core.management import call_command
+
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+
+def _uses_db(request) -> bool:
+    uses_db = {"db", "transactional_db", "django_db_setup"} & set(request.fixturenames)
+    return bool(uses_db or request.node.get_closest_marker("django_db"))
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(request):
+    """Signups and logins hash passwords, and the default hasher is slow on purpose.
+
+    Not with a live daphne: that process knows only the default hashers, so a password
+    hashed here with a fast one could not log in there.
+    """
+    if _uses_db(request) and "daphne_server" not in request.fixturenames:
+        request.getfixturevalue("settings").PASSWORD_HASHERS = [
+            "django.contrib.auth.hashers.MD5PasswordHasher",
+            "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+        ]
+    yield
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache(request, django_db_blocker):
     """Each database test starts with an empty cache. allauth counts failed logins in the
     (database) cache, which transactional tests leave behind: it must not refuse the logins of
     a later test."""
-    uses_db = {"db", "transactional_db", "django_db_setup"} & set(request.fixturenames)
-    if uses_db or request.node.get_closest_marker("django_db"):
+    if _uses_db(request):
         request.getfixturevalue("django_db_setup")
         from django.core.cache import cache
 

@@ -6,6 +6,7 @@ channels-redis and a real Celery worker with a Redis broker.
 """
 
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
@@ -25,11 +26,36 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", default="SECRET_KEY" not in os.environ)
-# The development key only ever serves a DEBUG site; production must set SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY") or (
-    "dev-only-insecure-key-tute-online-do-not-use-in-production-0123456789"
+def secret_key_from_file(path: Path) -> str:
+    """The key kept in `path`, made the first time it is asked for.
+
+    Written to a private temporary file and linked into place, so that two processes
+    starting together (daphne and a Celery worker) end up sharing the one key.
+    """
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as file:
+            file.write(secrets.token_urlsafe(50))
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process made it first: use theirs
+        finally:
+            tmp.unlink()
+    return path.read_text().strip()
+
+
+# Production by default: `make run` serves what players would get. DEBUG=1 for development.
+DEBUG = env_bool("DEBUG", default=False)
+# Without SECRET_KEY in the environment, a key generated once on this machine and kept in
+# an ignored file, so sessions survive restarts and no key is ever committed.
+SECRET_KEY = os.environ.get("SECRET_KEY") or secret_key_from_file(
+    Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
 )
+# A deployment (SECRET_KEY given) sits behind a TLS proxy; `make run` serves plain HTTP locally.
+HTTPS = env_bool("HTTPS", default="SECRET_KEY" in os.environ and not DEBUG)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
@@ -169,7 +195,9 @@ ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optio
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_PRESERVE_USERNAME_CASING = True
 ACCOUNT_USERNAME_MIN_LENGTH = 3
-ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/ip,5/5m/key"}
+# Failed logins: 5 per account in 5 minutes (allauth's "key": accounts.adapter counts per
+# account), and ten times as many per address, which households and cafés share.
+ACCOUNT_RATE_LIMITS = {"login_failed": "50/10m/ip,5/5m/key"}
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # 3-20 letters, digits, _ and -; allauth's signup form checks the same rule as the model.
 ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.username_validators"
@@ -186,7 +214,7 @@ if os.environ.get("EMAIL_HOST"):
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tute <noreply@localhost>")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tute online <noreply@localhost>")
 
 # --- Internationalisation -------------------------------------------------------------------
 LANGUAGE_CODE = "en"
@@ -199,8 +227,11 @@ USE_TZ = True
 
 # --- Static files ---------------------------------------------------------------------------
 STATIC_URL = "static/"
+# With DEBUG off, `collectstatic` gathers the files here and WhiteNoise serves them.
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Files served at the site's root, such as /favicon.ico, which browsers ask for on their own.
+WHITENOISE_ROOT = BASE_DIR / "public"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -212,8 +243,8 @@ STORAGES = {
     },
 }
 
-# --- Security (production: DEBUG off) -------------------------------------------------------
-if not DEBUG:
+# --- Security (production behind TLS) -------------------------------------------------------
+if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))

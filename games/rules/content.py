@@ -93,11 +93,12 @@ def _table_default(name: str) -> Any:
 
 
 def table_options() -> list[dict[str, Any]]:
-    """The table options of the tables page: code, meaning, values and default, from code."""
+    """The table options of the tables page: name, meaning, values and default, from code."""
     from django.utils.translation import gettext_lazy as _
 
     from games.engine.options import STOCK_PLAY
-    from games.models import Game
+    from games.models import Game, Variant
+    from games.option_labels import option_label, option_value_label
 
     from .numbers import rule_numbers
 
@@ -110,18 +111,20 @@ def table_options() -> list[dict[str, Any]]:
     def switch(value: bool) -> Any:
         return on if value else off
 
-    return [
+    rows = [
         {
             "code": "variant",
             "meaning": _("The game played at the table."),
-            "values": "tute, habanero, pocha",
-            "default": default.variant,
+            "values": ", ".join(label for _code, label in Variant.choices),
+            "default": option_value_label("variant", default.variant),
+            "default_code": default.variant,
         },
         {
             "code": "players",
             "meaning": _("How many seats the table has."),
             "values": _("2, 3 or 4, as the game allows"),
-            "default": f"{default.players}; {habanero.players} (habanero)",
+            "default": f"{default.players}; {habanero.players} "
+            f"({option_value_label('variant', habanero.variant)})",
         },
         {
             "code": "pairs",
@@ -182,7 +185,10 @@ def table_options() -> list[dict[str, Any]]:
         {
             "code": "stock_play",
             "meaning": _("How strictly to answer while the stock lasts (two-player Tute)."),
-            "values": ", ".join(STOCK_PLAY),
-            "default": default.stock_play,
+            "values": ", ".join(str(option_value_label("stock_play", v)) for v in STOCK_PLAY),
+            "default": option_value_label("stock_play", default.stock_play),
+            "default_code": default.stock_play,
         },
     ]
+    # Players read each option by the name the table form gives it; the code stays for tests.
+    return [{**row, "label": option_label(row["code"])} for row in rows]

@@ -49,6 +49,7 @@ class Trick:
     winner: int
     winner_name: str
     points: int  # card points in the trick
+    taken: int = 0  # tricks the winner has taken in the deal, this one included
 
     @property
     def winning_card(self) -> str:
@@ -88,6 +89,8 @@ class Example:
     capote_calls: tuple[tuple[str, bool], ...] = ()  # (name, declared) in order
     carry: tuple[int, ...] | None = None
     last_trick: int | None = None
+    # A game of bids on tricks (pocha): card points play no part, so tricks are counted.
+    counts_tricks: bool = False
 
     @property
     def trump_suit(self) -> str:
@@ -234,7 +237,9 @@ def play_example(key: str, record: dict[str, Any], *, deal: int = -1) -> Example
         if len(current) == n:
             # The engine gave the trick to the one seat whose count of tricks went up.
             (winner,) = (s for s in range(n) if state.tricks_won[s] > before[s])
-            tricks.append(_close_trick(len(state.tricks), current, summary, winner))
+            tricks.append(
+                _close_trick(len(state.tricks), current, summary, winner, state.tricks_won[winner])
+            )
             current = []
     if current:
         raise ExampleError(f"example {key!r} ends in the middle of a trick")
@@ -257,6 +262,7 @@ def play_example(key: str, record: dict[str, Any], *, deal: int = -1) -> Example
         hands=capote_hands,
         carry=None if summary["carry"] is None else tuple(summary["carry"]),
         last_trick=summary["last_trick"],
+        counts_tricks=rules.bids,
     )
 
 
@@ -268,7 +274,9 @@ def _cante_value(summary: dict[str, Any], seat: int, suit: str) -> int:
     raise ExampleError(f"the engine did not record the cante of seat {seat} in {suit}")
 
 
-def _close_trick(number: int, plays: list[Play], summary: dict[str, Any], winner: int) -> Trick:
+def _close_trick(
+    number: int, plays: list[Play], summary: dict[str, Any], winner: int, taken: int
+) -> Trick:
     played = summary["tricks"][number - 1]
     if [p["card"] for p in played] != [p.card for p in plays]:
         raise ExampleError(f"trick {number} is not the one the engine recorded")
@@ -276,7 +284,7 @@ def _close_trick(number: int, plays: list[Play], summary: dict[str, Any], winner
         Play(p.seat, p.name, p.card, p.legal, p.free, p.lead, p.seat == winner) for p in plays
     )
     points = sum(POINTS_OF[parse_card_index(p.card)] for p in plays)
-    return Trick(number, marked, winner, NAMES[winner], points)
+    return Trick(number, marked, winner, NAMES[winner], points, taken)
 
 
 def pocha_record(

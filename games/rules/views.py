@@ -20,6 +20,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
+from accounts.language import language_choose
 from games.rules import content
 from games.rules.pages import PAGES, PAGES_BY_SLUG, PROSE_LANGUAGES, table_of_contents
 
@@ -41,7 +42,7 @@ def _url(page_url: str, language: str) -> str:
 
 
 def remember_language(request: HttpRequest, response: HttpResponse, language: str) -> None:
-    """Make the rest of the site follow: the cookie, and a logged-in player's own setting."""
+    """Make the rest of the site follow: the cookie, and the player's own setting."""
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
         language,
@@ -52,11 +53,7 @@ def remember_language(request: HttpRequest, response: HttpResponse, language: st
         httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
         samesite=settings.LANGUAGE_COOKIE_SAMESITE,
     )
-    user = request.user
-    if user.is_authenticated and user.language != language:
-        from accounts import services
-
-        services.user_set_language(user=user, language=language)
+    language_choose(request, language)
 
 
 @require_GET

@@ -53,3 +53,24 @@ def rules_url(context, slug: str, anchor: str = "") -> str:
 def of_suit(code: str) -> str:
     """ "of oros" in the current language (French elides: "d’oros"), for a card or suit letter."""
     return str(OF_SUIT[str(code)[-1]])
+
+
+@register.simple_tag
+def option(code: str) -> SafeString:
+    """A table option by the name players read on the table form, in the language shown."""
+    from games.option_labels import option_label
+
+    return format_html('<em class="option" data-option="{}">{}</em>', code, option_label(code))
+
+
+@register.simple_tag
+def option_value(code: str, value: str) -> SafeString:
+    """One setting of a table option by its name: ``{% option_value "stock_play" "free" %}``."""
+    from games.option_labels import option_value_label
+
+    return format_html(
+        '<em class="option" data-option="{}" data-value="{}">{}</em>',
+        code,
+        value,
+        option_value_label(code, value),
+    )

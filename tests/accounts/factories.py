@@ -1,7 +1,8 @@
-"""factory_boy factories for players, moderators and finished games. Reuse them anywhere.
+"""factory_boy factories for players and moderators. Reuse them anywhere.
 
 Every user shares one password, `PASSWORD`, hashed once per run (hashing is slow on purpose).
-The conftest of tests/accounts and tests/rankings also picks a fast hasher for signups.
+Tests without a live server also get a fast hasher (tests/conftest.py).
+Games and seats have theirs in tests/games/factories.py.
 """
 
 import functools
@@ -10,11 +11,9 @@ import uuid
 import factory
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
-from django.utils import timezone
 from factory.django import DjangoModelFactory
 
 from accounts.models import User
-from games.models import Game, GameSeat
 
 PASSWORD = "x-very-secret-1"
 
@@ -65,24 +64,3 @@ class ModeratorFactory(StaffUserFactory):
             from accounts.moderators import moderators_group_sync
 
             obj.groups.add(moderators_group_sync())
-
-
-class GameFactory(DjangoModelFactory):
-    class Meta:
-        model = Game
-
-    variant = "tute"
-    options = factory.LazyFunction(lambda: {"players": 2, "rounds": 1})
-    status = Game.Status.FINISHED
-    competitive = True
-    finished_at = factory.LazyFunction(timezone.now)
-
-
-class GameSeatFactory(DjangoModelFactory):
-    class Meta:
-        model = GameSeat
-
-    game = factory.SubFactory(GameFactory)
-    seat = 0
-    user = factory.SubFactory(UserFactory)
-    outcome = GameSeat.Outcome.WON

@@ -24,6 +24,7 @@ def test_switching_language_swaps_the_page_in_place(browser, daphne_server):
     expect(page.locator("#rules-page .lead")).to_contain_text(SPANISH_LEAD)
     assert page.locator("html").get_attribute("lang") == "es"
     expect(page.locator(".site-nav")).to_contain_text("Reglas")
+    expect(page.locator(".site-footer")).to_contain_text("el juego de cartas español")
     # A marker on window survives only if the page was not reloaded.
     page.evaluate("window.rulesMarker = 'same document'")
 
@@ -36,6 +37,11 @@ def test_switching_language_swaps_the_page_in_place(browser, daphne_server):
     page.wait_for_function("document.activeElement.tagName === 'H1'")
     # The header followed: its labels, the document's language and title.
     expect(page.locator(".site-nav")).to_contain_text("Règles")
+    # And the footer: nothing on the page stays in the old language.
+    expect(page.locator(".site-footer")).to_have_text(
+        "Tute en ligne : le jeu de cartes espagnol, joué en direct."
+    )
+    assert page.locator(".site-footer .wrap").count() == 1
     page.wait_for_function("document.documentElement.lang === 'fr'")
     assert page.title().startswith("Habanero")
     assert page.locator("h2#toc-title").text_content() == "Sur cette page"

@@ -10,6 +10,7 @@ from games.engine import new_game
 from games.models import Game
 from games.selectors import game_outcome
 from tests.engine.engine_helpers import replay
+from tests.games.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +41,7 @@ def play_random_game(options: dict, seed: int):
 def test_exported_game_replays_to_its_stored_result(options, tmp_path):
     state = play_random_game(options, seed=11)
     outcome = state.outcome()
-    game = Game.objects.create(
+    game = GameFactory(
         variant=options["variant"],
         options=options,
         record=state.to_record(),

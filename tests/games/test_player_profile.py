@@ -6,10 +6,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import Game, GameSeat
+from games.models import Game
 from rankings.models import XpEvent
 from rankings.services import xp_award
-from tests.accounts.factories import GameFactory, GameSeatFactory, UserFactory
+from tests.accounts.factories import UserFactory
+from tests.games.factories import GameFactory, GameSeatFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -85,5 +86,34 @@ def test_profile_url_ignores_case_and_unknown_players_are_404(client):
 def test_seats_of_robots_do_not_break_a_profile(client):
     player = UserFactory(username="marta")
     game_seat = seat(player, "tute", "won")
-    GameSeat.objects.create(game=game_seat.game, seat=1, robot="basic", outcome="lost")
+    GameSeatFactory(game=game_seat.game, seat=1, user=None, robot="basic", outcome="lost")
     assert client.get("/players/marta/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("language", "played", "won", "outcome"),
+    [("fr", "Jouées", "Gagnées", "Gagnée"), ("es", "Jugadas", "Ganadas", "Ganada")],
+)
+def test_the_games_won_column_and_one_games_outcome_agree_in_number(
+    client, language, played, won, outcome
+):
+    """One English "Won", two translations: the column counts games, a row is one game."""
+    player = UserFactory(username="marta")
+    seat(player, "tute", "won")
+    html = client.get("/players/marta/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f"<th>{played}</th><th>{won}</th>" in html
+    assert re.search(rf"<td>{outcome}</td></tr>", html)
+
+
+@pytest.mark.parametrize(
+    ("language", "wording"),
+    [
+        ("en", "Apprentice in 100 XP"),
+        ("fr", "Encore 100 XP avant Apprenti"),
+        ("es", "A 100 XP de Aprendiz"),
+    ],
+)
+def test_the_next_grade_reads_naturally(client, language, wording):
+    UserFactory(username="nuevo")
+    html = client.get("/players/nuevo/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert wording in re.sub(r"\s+", " ", html)

@@ -19,7 +19,8 @@ from rankings.services import (
     chips_refund,
     chips_stake,
 )
-from tests.accounts.factories import GameFactory, UserFactory
+from tests.accounts.factories import UserFactory
+from tests.games.factories import GameFactory
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -9,7 +9,8 @@ from rankings.services import (
     chips_daily_bonus,
     chips_stake,
 )
-from tests.accounts.factories import GameFactory, UserFactory
+from tests.accounts.factories import UserFactory
+from tests.games.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
 

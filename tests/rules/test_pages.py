@@ -3,6 +3,7 @@
 import pytest
 
 from games.rules.pages import PAGES
+from tests.accounts.factories import UserFactory
 
 from .html import find
 
@@ -91,16 +92,16 @@ def test_a_page_without_language_follows_the_browser_then_the_cookie(client):
     assert find(html, "html", lang="fr")
 
 
-def test_a_players_own_setting_wins_over_cookie_and_browser(client, django_user_model):
-    user = django_user_model.objects.create_user("rosa", password="x-very-secret-1", language="es")
+def test_a_players_own_setting_wins_over_cookie_and_browser(client):
+    user = UserFactory(username="rosa", language="es")
     client.force_login(user)
     client.cookies["django_language"] = "fr"
     html = client.get(url("index"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert find(html, "h1")[0].text == HEADINGS["es"]
 
 
-def test_following_a_language_link_saves_a_logged_in_players_setting(client, django_user_model):
-    user = django_user_model.objects.create_user("tomas", password="x-very-secret-1", language="es")
+def test_following_a_language_link_saves_a_logged_in_players_setting(client):
+    user = UserFactory(username="tomas", language="es")
     client.force_login(user)
     client.get(url("pocha", "fr"))
     user.refresh_from_db()
@@ -147,6 +148,9 @@ def test_htmx_gets_the_fragment_with_the_header_out_of_band(client):
     assert find(html, "title")[0].text.startswith("Habanero")
     oob = find(html, "div", hx_swap_oob="innerHTML:.site-header")
     assert oob and NAV_RULES["fr"] in oob[0].text
+    # The footer is translated too: it follows the same way.
+    footer = find(html, "div", hx_swap_oob="innerHTML:.site-footer")
+    assert footer and "le jeu de cartes espagnol" in footer[0].text
     assert "HX-Request" in response["Vary"]
     assert response.cookies["django_language"].value == "fr"
 
