@@ -11,7 +11,6 @@ from django.conf import settings
 from django.contrib.sites.shortcuts import get_current_site
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
@@ -19,14 +18,16 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
-from rankings.services import chips_signup_grant
 
 TOO_MANY_LOGIN_ATTEMPTS = "too_many_login_attempts"
 SITE_NAME = "Tute online"
 
 
 class AccountAdapter(DefaultAccountAdapter):
-    """allauth, fitted to Tute: our wording, the starting chips, and the reason for a ban."""
+    """allauth, fitted to Tute: our wording, the signup language, and the reason for a ban.
+
+    The starting chips are rankings' business: it grants them on allauth's `user_signed_up`.
+    """
 
     error_messages = {
         **DefaultAccountAdapter.error_messages,
@@ -34,20 +35,11 @@ class AccountAdapter(DefaultAccountAdapter):
     }
 
     def save_user(self, request: HttpRequest, user, form, commit: bool = True):
-        """A new player starts with 1,000 chips, in the same transaction as their account.
-
-        Only signups get them: staff made with `createsuperuser` or in the admin are not
-        players and get nothing until a moderator grants some.
-        """
+        """The language a player signs up in becomes their setting."""
         language = translation.get_language()
         if not user.language and language in dict(settings.LANGUAGES):
-            # The language they signed up in becomes their setting.
             user.language = language
-        with transaction.atomic():
-            user = super().save_user(request, user, form, commit=commit)
-            if commit:
-                chips_signup_grant(user=user)
-        return user
+        return super().save_user(request, user, form, commit=commit)
 
     # --- The login lock -------------------------------------------------------------------
     # ACCOUNT_RATE_LIMITS["login_failed"] counts failures per account ("key") and, far more

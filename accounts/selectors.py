@@ -1,12 +1,11 @@
-"""Reads about players: friends, chat rights, game statistics, known addresses."""
+"""Reads about players: friends, chat rights, known addresses."""
 
 from collections.abc import Iterable
 
-from django.db.models import Case, Count, Q, QuerySet, Value, When
+from django.db.models import Case, Q, QuerySet, Value, When
 from django.db.models.functions import Lower
 
 from accounts.models import Friendship, KnownIP, User
-from games.models import Game, GameSeat, Variant
 
 
 def friends_of(user: User) -> QuerySet[User]:
@@ -85,38 +84,6 @@ def friend_requests_pending_count(*, user: User) -> int:
 def can_chat(user: User) -> bool:
     """Whether `user` may write in a chat now: logged in, not banned, not muted."""
     return bool(user.is_authenticated and user.is_active and not user.is_muted)
-
-
-def player_game_stats(*, user: User) -> list[dict]:
-    """Finished games played and won, per variant, in the variants' order."""
-    rows = {
-        row["game__variant"]: row
-        for row in GameSeat.objects.filter(
-            user=user,
-            game__status=Game.Status.FINISHED,
-            outcome__in=[GameSeat.Outcome.WON, GameSeat.Outcome.LOST],
-        )
-        .values("game__variant")
-        .annotate(played=Count("pk"), won=Count("pk", filter=Q(outcome=GameSeat.Outcome.WON)))
-        .order_by()
-    }
-    return [
-        {
-            "variant": variant,
-            "label": label,
-            "played": rows.get(variant, {}).get("played", 0),
-            "won": rows.get(variant, {}).get("won", 0),
-        }
-        for variant, label in Variant.choices
-    ]
-
-
-def player_recent_games(*, user: User, limit: int = 20) -> QuerySet[GameSeat]:
-    return (
-        GameSeat.objects.filter(user=user)
-        .select_related("game")
-        .order_by("-game__created_at", "-game__pk")[:limit]
-    )
 
 
 def known_ips(*, user: User) -> QuerySet[KnownIP]:

@@ -1,5 +1,7 @@
 """Writes for players: friendships, known IP addresses, settings and moderation.
 
+Chips adjustments by moderators live with the ledger, in `rankings.services`.
+
 Keyword-only, one transaction each. Functions that take a row lock say which.
 """
 
@@ -12,8 +14,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Friendship, KnownIP, ModerationAction, User
-from rankings.models import ChipTransfer
-from rankings.services import chips_adjust
 
 KNOWN_IPS_KEPT = 20
 
@@ -146,7 +146,8 @@ def user_set_language(*, user: User, language: str) -> None:
 # --- Moderation ----------------------------------------------------------------------------
 
 
-def _check_moderator_may_act(*, moderator: User, user: User) -> None:
+def check_moderator_may_act(*, moderator: User, user: User) -> None:
+    """Raise `ModerationError` unless `moderator` may act on `user` (not self, not staff)."""
     if moderator.pk == user.pk:
         raise ModerationError(_("A moderator cannot moderate themselves."))
     if (user.is_staff or user.is_superuser) and not moderator.is_superuser:
@@ -166,7 +167,7 @@ def user_ban(*, user: User, moderator: User, reason: str) -> ModerationAction:
     reason = reason.strip()
     if not reason:
         raise ModerationError(_("A ban needs a reason."))
-    _check_moderator_may_act(moderator=moderator, user=user)
+    check_moderator_may_act(moderator=moderator, user=user)
     target = _locked_user(user)
     target.is_active = False
     target.banned_at = timezone.now()
@@ -180,7 +181,7 @@ def user_ban(*, user: User, moderator: User, reason: str) -> ModerationAction:
 @transaction.atomic
 def user_unban(*, user: User, moderator: User, reason: str = "") -> ModerationAction:
     """Lift a ban. Locks the player's row."""
-    _check_moderator_may_act(moderator=moderator, user=user)
+    check_moderator_may_act(moderator=moderator, user=user)
     target = _locked_user(user)
     if not target.is_banned:
         raise ModerationError(_("This player is not banned."))
@@ -201,7 +202,7 @@ def user_mute(*, user: User, moderator: User, until: datetime, reason: str) -> M
         raise ModerationError(_("A mute needs a reason."))
     if until <= timezone.now():
         raise ModerationError(_("A mute ends in the future."))
-    _check_moderator_may_act(moderator=moderator, user=user)
+    check_moderator_may_act(moderator=moderator, user=user)
     target = _locked_user(user)
     target.muted_until = until
     target.mute_reason = reason
@@ -218,7 +219,7 @@ def user_mute(*, user: User, moderator: User, until: datetime, reason: str) -> M
 @transaction.atomic
 def user_unmute(*, user: User, moderator: User, reason: str = "") -> ModerationAction:
     """End a mute now. Locks the player's row."""
-    _check_moderator_may_act(moderator=moderator, user=user)
+    check_moderator_may_act(moderator=moderator, user=user)
     target = _locked_user(user)
     target.muted_until = None
     target.mute_reason = ""
@@ -226,29 +227,3 @@ def user_unmute(*, user: User, moderator: User, reason: str = "") -> ModerationA
     return ModerationAction.objects.create(
         moderator=moderator, target=target, kind=ModerationAction.Kind.UNMUTE, reason=reason.strip()
     )
-
-
-@transaction.atomic
-def user_adjust_chips(
-    *, user: User, moderator: User, amount: int, reason: str, key: str
-) -> tuple[ChipTransfer, ModerationAction | None]:
-    """A moderator adds (or takes back) chips, through the ledger, with a written reason.
-
-    The same key again moves nothing and records nothing new (a double submit). Locks the
-    grants account and the player's chip account (see `rankings.services.chips_adjust`).
-    """
-    if not reason.strip():
-        raise ModerationError(_("A chips adjustment needs a reason."))
-    _check_moderator_may_act(moderator=moderator, user=user)
-    before = ChipTransfer.objects.filter(key=key).exists()
-    transfer = chips_adjust(user=user, amount=amount, memo=reason, actor=moderator, key=key)
-    if before:
-        return transfer, None
-    action = ModerationAction.objects.create(
-        moderator=moderator,
-        target=user,
-        kind=ModerationAction.Kind.CHIPS,
-        reason=reason.strip(),
-        amount=amount,
-    )
-    return transfer, action

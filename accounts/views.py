@@ -13,13 +13,6 @@ from accounts import selectors, services
 from accounts.forms import LanguageForm
 from accounts.language import language_choose
 from accounts.models import User
-from rankings import selectors as rankings_selectors
-from rankings.services import (
-    DailyBonusAlreadyClaimed,
-    DailyBonusNotNeeded,
-    chips_daily_bonus,
-)
-from rankings.svg import xp_chart_svg
 
 
 @require_POST
@@ -30,7 +23,8 @@ def set_language(request):
     return response
 
 
-def _friendship_context(request: HttpRequest, player: User) -> dict:
+def friendship_context(request: HttpRequest, player: User) -> dict:
+    """What the friends box of `player`'s profile needs, as `request.user` sees it."""
     viewer = request.user
     if not viewer.is_authenticated or viewer.pk == player.pk:
         return {"player": player, "friendship": None, "friend_state": None}
@@ -44,31 +38,6 @@ def _friendship_context(request: HttpRequest, player: User) -> dict:
     else:
         state = "received"
     return {"player": player, "friendship": friendship, "friend_state": state}
-
-
-@require_GET
-def player_profile(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(User, username__iexact=username)
-    if player.username != username:
-        return redirect(player, permanent=True)
-    is_self = request.user.is_authenticated and request.user.pk == player.pk
-    standing = rankings_selectors.player_standing(user=player)
-    context = {
-        **_friendship_context(request, player),
-        "is_self": is_self,
-        "standing": standing,
-        "stats": selectors.player_game_stats(user=player),
-        "recent_seats": selectors.player_recent_games(user=player),
-        "friends": selectors.friends_of(player),
-        "xp_chart": xp_chart_svg(
-            rankings_selectors.xp_history(user=player), start=player.date_joined
-        ),
-    }
-    if is_self:
-        context["requests_received"] = selectors.friend_requests_received(user=player)
-        context["requests_sent"] = selectors.friend_requests_sent(user=player)
-        context["bonus_available"] = rankings_selectors.chips_daily_bonus_available(user=player)
-    return render(request, "accounts/profile.html", context)
 
 
 @require_GET
@@ -117,29 +86,15 @@ def friend_action(request: HttpRequest, username: str, action: str) -> HttpRespo
     if request.htmx:
         # The box swaps in place and says what happened itself.
         context = {
-            **_friendship_context(request, player),
+            **friendship_context(request, player),
             "friends": selectors.friends_of(player),
             "friend_message": text,
         }
-        return render(request, "accounts/profile.html#social", context)
+        return render(request, "accounts/_social.html", context)
     messages.add_message(request, level, text)
     if request.POST.get("next") == "self":
         return redirect(me)
     return redirect(player)
-
-
-@login_required
-@require_POST
-def daily_bonus(request: HttpRequest) -> HttpResponse:
-    try:
-        chips_daily_bonus(user=request.user)
-    except DailyBonusAlreadyClaimed:
-        messages.info(request, _("You already had today's bonus. Come back tomorrow."))
-    except DailyBonusNotNeeded:
-        messages.info(request, _("The daily bonus is for players with fewer than 1,000 chips."))
-    else:
-        messages.success(request, _("100 chips added: today's bonus."))
-    return redirect(request.user)
 
 
 @login_required

@@ -1,8 +1,9 @@
 from django.urls import path
 
-from games import views
+from games import profiles, views
 
 urlpatterns = [
+    path("players/<str:username>/", profiles.player_profile, name="player_profile"),
     path("games/<int:pk>/", views.game_detail, name="game_detail"),
     path("games/<int:pk>/record.json", views.game_record, name="game_record"),
 ]

@@ -33,14 +33,8 @@ class ChipAccount(models.Model):
         related_name="chip_account",
         verbose_name=_("player"),
     )
-    game = models.OneToOneField(
-        "games.Game",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="pot_account",
-        verbose_name=_("game"),
-    )
+    # The game whose pot this is. A plain id: rankings sits below games and never imports it.
+    game_id = models.BigIntegerField(_("game"), null=True, blank=True, unique=True)
     balance = models.BigIntegerField(_("balance"), default=0, editable=False)
 
     class Meta:
@@ -54,9 +48,9 @@ class ChipAccount(models.Model):
             ),
             models.CheckConstraint(
                 condition=(
-                    models.Q(kind="player", user__isnull=False, game__isnull=True)
-                    | models.Q(kind="pot", user__isnull=True, game__isnull=False)
-                    | models.Q(kind__in=["bank", "grants"], user__isnull=True, game__isnull=True)
+                    models.Q(kind="player", user__isnull=False, game_id__isnull=True)
+                    | models.Q(kind="pot", user__isnull=True, game_id__isnull=False)
+                    | models.Q(kind__in=["bank", "grants"], user__isnull=True, game_id__isnull=True)
                 ),
                 name="rankings_account_owner_matches_kind",
             ),
@@ -91,14 +85,7 @@ class ChipTransfer(models.Model):
     key = models.CharField(_("idempotency key"), max_length=200)
     reason = models.CharField(_("reason"), max_length=8, choices=Reason.choices)
     memo = models.TextField(_("note"), blank=True, default="")
-    game = models.ForeignKey(
-        "games.Game",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="chip_transfers",
-        verbose_name=_("game"),
-    )
+    game_id = models.BigIntegerField(_("game"), null=True, blank=True, db_index=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -167,14 +154,7 @@ class XpEvent(models.Model):
         related_name="xp_events",
         verbose_name=_("player"),
     )
-    game = models.ForeignKey(
-        "games.Game",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="xp_events",
-        verbose_name=_("game"),
-    )
+    game_id = models.BigIntegerField(_("game"), null=True, blank=True, db_index=True)
     reason = models.CharField(_("reason"), max_length=8, choices=Reason.choices)
     amount = models.PositiveIntegerField(_("XP"))
     key = models.CharField(_("idempotency key"), max_length=200)

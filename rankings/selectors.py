@@ -29,7 +29,7 @@ def ledger_entries_for(*, user: User) -> QuerySet[LedgerEntry]:
     """Every entry in or out of a player's account, newest first."""
     return (
         LedgerEntry.objects.filter(Q(source__user=user) | Q(destination__user=user))
-        .select_related("transfer", "source__user", "destination__user", "transfer__game")
+        .select_related("transfer", "source__user", "destination__user")
         .order_by("-transfer__created_at", "-pk")
     )
 

@@ -17,9 +17,10 @@ from datetime import UTC, date, datetime
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
+from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
-from games.models import Game, GameSeat
+from accounts.models import ModerationAction, User
+from accounts.services import ModerationError, check_moderator_may_act
 from rankings.models import ChipAccount, ChipTransfer, LedgerEntry, XpEvent
 
 SIGNUP_GRANT = 1_000
@@ -68,7 +69,7 @@ class DailyBonusNotNeeded(DailyBonusUnavailable):
 
 
 def _system_account(kind: str) -> ChipAccount:
-    account, _created = ChipAccount.objects.get_or_create(kind=kind, user=None, game=None)
+    account, _created = ChipAccount.objects.get_or_create(kind=kind, user=None, game_id=None)
     return account
 
 
@@ -79,9 +80,9 @@ def _player_account(user: User) -> ChipAccount:
     return account
 
 
-def _pot_account(game: Game) -> ChipAccount:
+def _pot_account(game_id: int) -> ChipAccount:
     account, _created = ChipAccount.objects.get_or_create(
-        game=game, defaults={"kind": ChipAccount.Kind.POT}
+        game_id=game_id, defaults={"kind": ChipAccount.Kind.POT}
     )
     return account
 
@@ -108,7 +109,7 @@ def _post(
     reason: str,
     locked: dict[int, ChipAccount],
     movements: Sequence[tuple[ChipAccount, ChipAccount, int]],
-    game: Game | None = None,
+    game_id: int | None = None,
     actor: User | None = None,
     memo: str = "",
 ) -> ChipTransfer:
@@ -134,7 +135,7 @@ def _post(
     try:
         with transaction.atomic():
             transfer = ChipTransfer.objects.create(
-                key=key, reason=reason, game=game, actor=actor, memo=memo
+                key=key, reason=reason, game_id=game_id, actor=actor, memo=memo
             )
     except IntegrityError:
         # Only reachable when the same key races over other accounts than ours.
@@ -224,13 +225,11 @@ def chips_daily_bonus(*, user: User, today: date | None = None) -> ChipTransfer:
     )
 
 
-@transaction.atomic
-def chips_adjust(*, user: User, amount: int, memo: str, actor: User, key: str) -> ChipTransfer:
-    """A moderator's correction: positive adds chips from grants, negative returns them there.
-
-    The written reason (`memo`) is required. Raises `InsufficientChips` when taking more
-    than the player holds. Locks the grants account and the player's account.
-    """
+def _adjust(
+    *, user: User, amount: int, memo: str, actor: User, key: str
+) -> tuple[ChipTransfer, bool]:
+    """(the transfer, whether this call made it). Locks before it looks the key up, so a
+    racing duplicate waits here and then finds the first one's transfer."""
     if not amount:
         raise ValueError("an adjustment moves at least one chip")
     if not memo.strip():
@@ -239,9 +238,9 @@ def chips_adjust(*, user: User, amount: int, memo: str, actor: User, key: str) -
     locked = _lock(grants, player)
     existing = _existing(key, Reason.ADJUST)
     if existing is not None:
-        return existing
+        return existing, False
     source, destination = (grants, player) if amount > 0 else (player, grants)
-    return _post(
+    transfer = _post(
         key=key,
         reason=Reason.ADJUST,
         locked=locked,
@@ -249,13 +248,52 @@ def chips_adjust(*, user: User, amount: int, memo: str, actor: User, key: str) -
         actor=actor,
         memo=memo.strip(),
     )
+    return transfer, True
+
+
+@transaction.atomic
+def chips_adjust(*, user: User, amount: int, memo: str, actor: User, key: str) -> ChipTransfer:
+    """A correction: positive adds chips from grants, negative returns them there.
+
+    The written reason (`memo`) is required. Raises `InsufficientChips` when taking more
+    than the player holds. Locks the grants account and the player's account.
+    """
+    transfer, _made = _adjust(user=user, amount=amount, memo=memo, actor=actor, key=key)
+    return transfer
+
+
+@transaction.atomic
+def chips_adjust_by_moderator(
+    *, user: User, moderator: User, amount: int, reason: str, key: str
+) -> tuple[ChipTransfer, ModerationAction | None]:
+    """A moderator's chips adjustment, logged once: (transfer, log entry or None).
+
+    The same key again (a form submitted twice, even at the same instant) moves nothing and
+    logs nothing: the second call waits for the first one's locks on the grants account and
+    the player's account, then finds its transfer. Raises `ModerationError` or
+    `InsufficientChips`.
+    """
+    if not reason.strip():
+        raise ModerationError(_("A chips adjustment needs a reason."))
+    check_moderator_may_act(moderator=moderator, user=user)
+    transfer, made = _adjust(user=user, amount=amount, memo=reason, actor=moderator, key=key)
+    if not made:
+        return transfer, None
+    action = ModerationAction.objects.create(
+        moderator=moderator,
+        target=user,
+        kind=ModerationAction.Kind.CHIPS,
+        reason=reason.strip(),
+        amount=amount,
+    )
+    return transfer, action
 
 
 # --- Stakes and pots ---------------------------------------------------------------------
 
 
 @transaction.atomic
-def chips_stake(*, user: User, game: Game, amount: int, key: str) -> ChipTransfer:
+def chips_stake(*, user: User, game_id: int, amount: int, key: str) -> ChipTransfer:
     """Move a player's stake into the game's pot.
 
     Raises `InsufficientChips` when the player holds less than the stake. Locks the player's
@@ -263,7 +301,7 @@ def chips_stake(*, user: User, game: Game, amount: int, key: str) -> ChipTransfe
     """
     if amount <= 0:
         raise ValueError(f"a stake is a positive number of chips, not {amount}")
-    player, pot = _player_account(user), _pot_account(game)
+    player, pot = _player_account(user), _pot_account(game_id)
     locked = _lock(player, pot)
     existing = _existing(key, Reason.STAKE)
     if existing is not None:
@@ -273,7 +311,7 @@ def chips_stake(*, user: User, game: Game, amount: int, key: str) -> ChipTransfe
         reason=Reason.STAKE,
         locked=locked,
         movements=[(locked[player.pk], locked[pot.pk], amount)],
-        game=game,
+        game_id=game_id,
     )
 
 
@@ -293,7 +331,7 @@ def pot_split(pot: int, winners: int) -> tuple[int, int]:
 
 
 @transaction.atomic
-def chips_pay_pot(*, game: Game, winners: Sequence[User], key: str) -> ChipTransfer:
+def chips_pay_pot(*, game_id: int, winners: Sequence[User], key: str) -> ChipTransfer:
     """Pay the whole pot out: 25% to the bank, the rest shared by the winners.
 
     Locks the pot, the bank and every winner's account.
@@ -302,7 +340,7 @@ def chips_pay_pot(*, game: Game, winners: Sequence[User], key: str) -> ChipTrans
         raise ValueError("a pot is paid to at least one winner")
     if len({winner.pk for winner in winners}) != len(winners):
         raise ValueError("a winner is listed twice")
-    pot, bank = _pot_account(game), _system_account(ChipAccount.Kind.BANK)
+    pot, bank = _pot_account(game_id), _system_account(ChipAccount.Kind.BANK)
     players = [_player_account(winner) for winner in winners]
     locked = _lock(pot, bank, *players)
     existing = _existing(key, Reason.PAYOUT)
@@ -311,7 +349,7 @@ def chips_pay_pot(*, game: Game, winners: Sequence[User], key: str) -> ChipTrans
     bank_part, share = pot_split(locked[pot.pk].balance, len(players))
     movements = [(locked[pot.pk], locked[bank.pk], bank_part)]
     movements += [(locked[pot.pk], locked[player.pk], share) for player in players]
-    return _post(key=key, reason=Reason.PAYOUT, locked=locked, movements=movements, game=game)
+    return _post(key=key, reason=Reason.PAYOUT, locked=locked, movements=movements, game_id=game_id)
 
 
 def _stakes_in(pot: ChipAccount) -> dict[int, int]:
@@ -326,22 +364,15 @@ def _stakes_in(pot: ChipAccount) -> dict[int, int]:
 
 
 @transaction.atomic
-def chips_refund(*, game: Game, key: str, forfeit: Collection[User] | None = None) -> ChipTransfer:
+def chips_refund(*, game_id: int, key: str, forfeit: Collection[User] = ()) -> ChipTransfer:
     """Give each stake back to its player, for a cancelled game.
 
-    The stakes of the players in `forfeit` (by default the seats marked `abandoned`) go to
-    the bank instead. Raises `PotAlreadySettled` when the pot no longer holds the stakes.
+    The stakes of the players in `forfeit` (the caller says who abandoned) go to the bank
+    instead. Raises `PotAlreadySettled` when the pot no longer holds the stakes.
     Locks the pot, the bank and every staking player's account.
     """
-    pot, bank = _pot_account(game), _system_account(ChipAccount.Kind.BANK)
-    if forfeit is None:
-        forfeit_pks = set(
-            GameSeat.objects.filter(game=game, abandoned=True, user__isnull=False).values_list(
-                "user_id", flat=True
-            )
-        )
-    else:
-        forfeit_pks = {user.pk for user in forfeit}
+    pot, bank = _pot_account(game_id), _system_account(ChipAccount.Kind.BANK)
+    forfeit_pks = {user.pk for user in forfeit}
     stakes = _stakes_in(pot)
     locked = _lock(pot, bank, *ChipAccount.objects.filter(pk__in=stakes))
     # Read again under the pot's lock: no stake can arrive any more.
@@ -363,7 +394,7 @@ def chips_refund(*, game: Game, key: str, forfeit: Collection[User] | None = Non
         )
         for account_pk, amount in stakes.items()
     ]
-    return _post(key=key, reason=Reason.REFUND, locked=locked, movements=movements, game=game)
+    return _post(key=key, reason=Reason.REFUND, locked=locked, movements=movements, game_id=game_id)
 
 
 # --- XP ------------------------------------------------------------------------------------
@@ -371,7 +402,7 @@ def chips_refund(*, game: Game, key: str, forfeit: Collection[User] | None = Non
 
 @transaction.atomic
 def xp_award(
-    *, user: User, amount: int, reason: str, key: str, game: Game | None = None
+    *, user: User, amount: int, reason: str, key: str, game_id: int | None = None
 ) -> XpEvent:
     """Record an XP award, once per key: the same key again returns the first event.
 
@@ -385,7 +416,7 @@ def xp_award(
     try:
         with transaction.atomic():
             return XpEvent.objects.create(
-                user=user, amount=amount, reason=reason, key=key, game=game
+                user=user, amount=amount, reason=reason, key=key, game_id=game_id
             )
     except IntegrityError:
         existing = XpEvent.objects.filter(key=key).first()

@@ -2,9 +2,10 @@ from django.db import migrations
 
 
 def create_moderators_group(apps, schema_editor):
-    from accounts.moderators import moderators_group_sync
+    from accounts.moderators import ACCOUNTS_MODERATOR_PERMISSIONS, moderators_group_grant
 
-    moderators_group_sync(apps)
+    # Accounts' own rights only; each app above grants its own in its migrations.
+    moderators_group_grant(apps, ACCOUNTS_MODERATOR_PERMISSIONS)
 
 
 def delete_moderators_group(apps, schema_editor):
@@ -16,7 +17,6 @@ def delete_moderators_group(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("accounts", "0002_players_friends_ips_moderation"),
-        ("rankings", "0001_initial"),
         ("contenttypes", "0002_remove_content_type_name"),
         ("auth", "0012_alter_user_first_name_max_length"),
     ]

@@ -20,7 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .rulebook import LAST_TRICK_BONUS
+
 VARIANTS = ("tute", "habanero", "pocha")
+# How a deal is won (§8, §9): most points, over 100 (habanero), or by bids (pocha).
+MOST_POINTS, OVER, BIDS = "most_points", "over", "bids"
 STOCK_PLAY = ("free", "follow_trump", "strict")
 PLAYERS_ALLOWED = {"tute": (2, 3, 4), "habanero": (2,), "pocha": (2, 3, 4)}
 RULE_OPTIONS = ("players", "pairs", "rounds", "points_to_win", "allow_tute", "stock_play")
@@ -53,11 +57,14 @@ class Rules:
     cantes: bool
     cante_needs_stock: bool  # 2-player tute: sing only while the stock has cards
     allow_tute: bool
-    last_trick_bonus: int
-    capote: bool
-    bids: bool
+    last_trick_bonus: int  # points for the last trick (0: none)
+    counts_card_points: bool  # tricks score their card points (tute, habanero)
+    deal_scoring: str  # who wins a deal: MOST_POINTS, OVER (habanero) or BIDS (pocha)
+    capote: bool  # habanero's capote decision after the 12th trick
+    bids: bool  # players bid their tricks before the first card
     rounds: int  # deals to win (tute)
     points_to_win: int  # habanero
+    deals_to_win: int  # deals a side must win to win the game (0: a fixed ladder, pocha)
     ladder: tuple[int, ...]  # pocha hand sizes, () otherwise
 
     @property
@@ -70,7 +77,7 @@ class Rules:
     @property
     def deals_in_game(self) -> int | None:
         """Fixed number of deals (pocha), else None."""
-        return len(self.ladder) if self.bids else None
+        return len(self.ladder) if self.ladder else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,11 +162,14 @@ def make_rules(options: Options) -> Rules:
         cantes=tute_like,
         cante_needs_stock=v == "tute" and has_stock,
         allow_tute=tute_like and options.allow_tute,
-        last_trick_bonus=10 if tute_like else 0,
+        last_trick_bonus=LAST_TRICK_BONUS if tute_like else 0,
+        counts_card_points=tute_like,
+        deal_scoring={"tute": MOST_POINTS, "habanero": OVER, "pocha": BIDS}[v],
         capote=v == "habanero",
         bids=v == "pocha",
         rounds=options.rounds,
         points_to_win=options.points_to_win,
+        deals_to_win={"tute": options.rounds, "habanero": options.points_to_win}.get(v, 0),
         ladder=pocha_ladder(n) if v == "pocha" else (),
     )
     _RULES_CACHE[options] = rules

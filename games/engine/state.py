@@ -44,16 +44,29 @@ Choices where the rules leave room (each is also noted where it is coded):
 from __future__ import annotations
 
 import secrets
-from bisect import bisect_left, insort
+from bisect import insort
 from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, NamedTuple
 
 from .actions import PLAYS, Action, IllegalAction
-from .cards import CARD_TEXT, CARDS, POINTS_OF, RANK_OF, SUIT_OF, SUITS, caballo, rey
+from .cards import CARD_TEXT, CARDS, POINTS_OF, SUIT_OF, SUITS, caballo, rey
 from .deal import Deal, check_deal, deal_cards, hand_size
-from .options import Options, Rules, as_options
+from .options import BIDS, OVER, Options, Rules, as_options
+from .rulebook import (
+    BEATS,
+    cante_value,
+    exchange_card,
+    follower_duties,
+    full_duties_apply,
+    may_sing_after_trick,
+    pocha_hand_score,
+    singable_suits,
+    stock_play_allowed,
+    tute_ranks,
+    wins_over,
+)
 
 # Phases of a deal. DONE covers "before the first deal", "deal over" and "game over".
 BID, CAPOTE, PLAY, DONE = "bid", "capote", "play", "done"
@@ -341,76 +354,27 @@ class GameState:
         rules = self.rules
         if not self.trick:
             allowed = hand
-        elif (
-            not rules.has_stock
-            or not (self.stock or self.trump_in_stock)  # the arrastre
-            or rules.stock_play == "strict"
-        ):
-            allowed = self._duties(hand)
-        elif rules.stock_play == "free" or self.led != self.trump:
-            allowed = hand
-        else:  # follow_trump on a trump lead: any trump held
-            trump = self.trump
-            allowed = [c for c in hand if SUIT_OF[c] == trump] or hand
+        elif full_duties_apply(rules.has_stock, rules.stock_play, self.stock_left):
+            allowed = follower_duties(hand, self.led, self.win_card, self.trump)
+        else:
+            allowed = stock_play_allowed(hand, self.led, self.trump, rules.stock_play)
         self._cache = (seat, allowed)
         return allowed
 
-    def _duties(self, hand: list[int]) -> list[int]:
-        """The duties of §5 for a follower. Within a suit a smaller card int is stronger."""
-        # The hand is sorted, so a suit is a slice and its stronger cards a prefix of it.
-        led = self.led
-        win = self.win_card
-        lo = bisect_left(hand, led * 10)
-        hi = bisect_left(hand, led * 10 + 10, lo)
-        if lo < hi:
-            if SUIT_OF[win] != led:
-                # Led suit is not trump and a trump is on the table: any card of the suit.
-                return hand[lo:hi]
-            k = bisect_left(hand, win, lo, hi)
-            return hand[lo:k] if k > lo else hand[lo:hi]
-        trump = self.trump
-        lo = bisect_left(hand, trump * 10)
-        hi = bisect_left(hand, trump * 10 + 10, lo)
-        if lo == hi:
-            return hand
-        if SUIT_OF[win] == trump:
-            # Overtrump if possible; there is no duty to under-trump.
-            k = bisect_left(hand, win, lo, hi)
-            return hand[lo:k] if k > lo else hand
-        return hand[lo:hi]
-
     def _exchange_card(self) -> int | None:
-        """The card that may be given for the face-up trump card (§6), or None."""
-        rank = RANK_OF[self.trump_card]
-        if rank in (1, 3, 12, 11, 10):
-            return self.trump * 10 + 5  # the 7 of trump
-        if rank in (7, 6, 5, 4):
-            return self.trump * 10 + 9  # the 2 of trump
-        return None
+        """The card that may be given for the face-up trump card now (§6), or None."""
+        return exchange_card(self.trump_card)
 
     def _singable(self, seat: int) -> list[int]:
         """Suits ``seat`` may sing now, the 40 alone when it is available (§7)."""
-        mask = self.masks[seat]
-        # Bit rey(s) of ``pairs`` is set when the rey and the caballo (next bit) are held.
-        pairs = mask & (mask >> 1) & _ALL_REYES & ~self.sung
-        if not pairs:
-            return []
-        if pairs >> rey(self.trump) & 1:
-            return [self.trump]
-        return [s for s in range(4) if pairs >> rey(s) & 1]
+        return singable_suits(self.masks[seat], self.sung, self.trump)
 
     def _tute_ranks(self, seat: int) -> list[str]:
-        mask = self.masks[seat]
-        if mask & _ALL_CABALLOS != _ALL_CABALLOS and mask & _ALL_REYES != _ALL_REYES:
-            return []
+        """The tutes ``seat`` may announce, if its moment allowed (§7): none at a table
+        without tute, after a cante of its own this deal, or once capote is declared."""
         if not self.rules.allow_tute or self.sang[seat] or self.capote_seat is not None:
             return []
-        out = []
-        if mask & _ALL_CABALLOS == _ALL_CABALLOS:
-            out.append("11")
-        if mask & _ALL_REYES == _ALL_REYES:
-            out.append("12")
-        return out
+        return tute_ranks(self.masks[seat])
 
     # ------------------------------------------------------------------ applying
 
@@ -443,16 +407,9 @@ class GameState:
                 self.win_card = card
                 self.win_seat = seat
                 self.trick_leader = seat
-            else:
-                win = self.win_card
-                suit = SUIT_OF[card]
-                if suit == SUIT_OF[win]:
-                    if card < win:
-                        self.win_card = card
-                        self.win_seat = seat
-                elif suit == self.trump:
-                    self.win_card = card
-                    self.win_seat = seat
+            elif BEATS[self.trump][self.win_card * 40 + card]:
+                self.win_card = card
+                self.win_seat = seat
             trick.append(card)
             if len(trick) == self.n:
                 self._end_trick()
@@ -478,8 +435,7 @@ class GameState:
         self.tricks.append((self.trick_leader, cards))  # the list is never mutated again
         self.tricks_won[w] += 1
         side = self.side_of[w]
-        bonus = rules.last_trick_bonus
-        if bonus:
+        if rules.counts_card_points:
             self.points[side] += sum(map(POINTS_OF.__getitem__, cards))
         self.last_win[side] = len(self.tricks)
         if rules.has_stock and (self.stock or self.trump_in_stock):
@@ -489,25 +445,25 @@ class GameState:
         final = not self.hands[w]
         if final:
             self.last_trick = w
-            self.points[side] += bonus
+            self.points[side] += rules.last_trick_bonus
         self.leader = self.turn = w
         self.exchanged = False
-        if rules.capote:
-            if self.capote_seat is not None:
-                if w != self.capote_seat:
-                    self.capote_made = False
-                    self._finish_deal(w)
-                elif final:
-                    self.capote_made = True
-                    self._finish_deal(w)
-                if self.phase == DONE:
-                    return
-            elif self.carry is not None and self._carry_won(w):
+        if self.capote_seat is not None:
+            # A declared capote: the first trick lost, or the last one won, decides (§8).
+            if w != self.capote_seat:
+                self.capote_made = False
+                self._finish_deal(w)
+            elif final:
+                self.capote_made = True
+                self._finish_deal(w)
+            if self.phase == DONE:
                 return
+        elif self.carry is not None and self._carry_won(w):
+            return
         if final:
             self._score_deal()
             return
-        if rules.cantes and (not rules.cante_needs_stock or self.stock_left):
+        if may_sing_after_trick(rules.cantes, rules.cante_needs_stock, self.stock_left):
             self.moment = self.moment_all = self.moment_seats[w]
         else:
             self.moment_all = ()
@@ -530,7 +486,7 @@ class GameState:
 
     def _carry_won(self, seat: int) -> bool:
         """Mano de vuelta: the first player over 100 with the carried points wins (§8)."""
-        if self.carry[seat] + self.points[seat] > 100:  # type: ignore[index]
+        if wins_over(self.carry[seat] + self.points[seat]):  # type: ignore[index]
             self._finish_deal(seat)
             return True
         return False
@@ -550,7 +506,7 @@ class GameState:
             raise IllegalAction("You need the rey and caballo of a suit to sing it (§7).")
         if suit != self.trump and self.trump in self._singable(seat):
             raise IllegalAction("You must sing the 40 in trump before any 20 (§7).")
-        value = 40 if suit == self.trump else 20
+        value = cante_value(suit, self.trump)
         self.sung |= 1 << rey(suit)
         self.sang[seat] = True
         self.moment = tuple(s for s in self.moment if s != seat)
@@ -562,7 +518,7 @@ class GameState:
 
     def _do_tute(self, seat: int, rank: str) -> None:
         rules = self.rules
-        if rules.bids:
+        if not rules.cantes:
             raise IllegalAction("There is no tute in pocha (§9).")
         if rank not in ("11", "12"):
             raise IllegalAction('Tute is announced with "12" (reyes) or "11" (caballos).')
@@ -705,7 +661,7 @@ class GameState:
         if card not in hand:
             return "You do not hold that card."
         rules = self.rules
-        if rules.has_stock and self.stock_left and rules.stock_play == "follow_trump":
+        if not full_duties_apply(rules.has_stock, rules.stock_play, self.stock_left):
             return (
                 "While the stock has cards, you must answer a trump lead with a trump "
                 "when you hold one (§5)."
@@ -727,19 +683,19 @@ class GameState:
     def _score_deal(self) -> None:
         """All tricks played, nothing ended the deal early: score it by variant (§8, §9)."""
         rules = self.rules
-        if rules.bids:
-            scores = []
-            for seat in range(self.n):
-                taken, bid = self.tricks_won[seat], self.bids[seat]  # type: ignore[index]
-                exact = taken == bid
-                scores.append(10 + 5 * taken if exact else -5 * abs(taken - bid))
-                self.score[seat] += scores[-1]
+        if rules.deal_scoring == BIDS:
+            scores = [
+                pocha_hand_score(bid, taken)  # type: ignore[arg-type]
+                for bid, taken in zip(self.bids, self.tricks_won, strict=True)  # type: ignore[arg-type]
+            ]
+            for seat, score in enumerate(scores):
+                self.score[seat] += score
             self.hand_scores = scores
             self._finish_deal(None)
-        elif rules.capote:
+        elif rules.deal_scoring == OVER:
             carry = self.carry or [0, 0]
             totals = [carry[s] + self.points[s] for s in range(2)]
-            over = [s for s in range(2) if totals[s] > 100]
+            over = [s for s in range(2) if wins_over(totals[s])]
             if not over:
                 # Nobody over 100: a mano de vuelta follows and carries these points.
                 self._next_carry = totals
@@ -762,11 +718,10 @@ class GameState:
         rules = self.rules
         if winner is not None:
             self.score[winner] += 1
-            goal = rules.points_to_win if rules.capote else rules.rounds
-            if tute or self.score[winner] >= goal:
+            if tute or self.score[winner] >= rules.deals_to_win:
                 self.over = True
                 self.winner = winner
-        elif rules.bids and self.deal_index == len(rules.ladder) - 1:
+        elif rules.deals_in_game is not None and self.deal_index == rules.deals_in_game - 1:
             self.over = True
             top = max(self.score)
             best = [s for s in range(self.n) if self.score[s] == top]
@@ -863,10 +818,6 @@ def _make_clone() -> Any:
 
 
 GameState.clone = _make_clone()  # type: ignore[method-assign]
-
-
-_ALL_REYES = sum(1 << rey(s) for s in range(4))
-_ALL_CABALLOS = sum(1 << caballo(s) for s in range(4))
 
 
 _INDEX = attrgetter("index")

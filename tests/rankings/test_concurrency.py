@@ -64,18 +64,18 @@ def test_fifty_concurrent_tables_staking_and_paying_out_lose_no_chip():
             for player in seated:
                 key = f"stake:{game.pk}:{player.pk}"
                 try:
-                    chips_stake(user=player, game=game, amount=25, key=key)
+                    chips_stake(user=player, game_id=game.pk, amount=25, key=key)
                     # A double submit racing the other threads must not move chips again.
-                    chips_stake(user=player, game=game, amount=25, key=key)
+                    chips_stake(user=player, game_id=game.pk, amount=25, key=key)
                     staked.append(player)
                 except InsufficientChips:
                     with lock:
                         outcomes["short"] += 1
             if len(staked) == 2:
-                chips_pay_pot(game=game, winners=[staked[game.pk % 2]], key=f"pay:{game.pk}")
+                chips_pay_pot(game_id=game.pk, winners=[staked[game.pk % 2]], key=f"pay:{game.pk}")
                 result = "paid"
             else:
-                chips_refund(game=game, key=f"refund:{game.pk}", forfeit=[])
+                chips_refund(game_id=game.pk, key=f"refund:{game.pk}", forfeit=[])
                 result = "refunded"
             with lock:
                 outcomes[result] += 1
@@ -96,7 +96,7 @@ def test_fifty_concurrent_tables_staking_and_paying_out_lose_no_chip():
     assert ledger_mismatches() == []
     assert all(chips_balance(user=player) >= 0 for player in players)
     stakes_per_game = Counter(
-        ChipTransfer.objects.filter(reason="stake").values_list("game", flat=True)
+        ChipTransfer.objects.filter(reason="stake").values_list("game_id", flat=True)
     )
     assert max(stakes_per_game.values()) == 2  # the double submits moved nothing
     assert ChipTransfer.objects.filter(reason="payout").count() == outcomes["paid"]
@@ -109,12 +109,12 @@ def test_fifty_threads_submitting_the_same_key_move_chips_once():
     results = []
 
     def submit():
-        results.append(chips_stake(user=player, game=game, amount=100, key="same-click").pk)
+        results.append(chips_stake(user=player, game_id=game.pk, amount=100, key="same-click").pk)
 
     errors = run_together([submit] * 50)
 
     assert errors == []
     assert len(results) == 50 and len(set(results)) == 1
     assert chips_balance(user=player) == 900
-    assert ChipAccount.objects.get(game=game).balance == 100
+    assert ChipAccount.objects.get(game_id=game.pk).balance == 100
     assert ledger_mismatches() == []

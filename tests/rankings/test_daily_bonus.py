@@ -34,7 +34,7 @@ def test_no_daily_bonus_at_or_above_a_thousand_chips():
     assert chips_balance(user=player) == 1000
     assert not chips_daily_bonus_available(user=player, today=MONDAY)
     # After losing a stake the player is below 1,000 and may claim it.
-    chips_stake(user=player, game=GameFactory(), amount=1, key="lose-one")
+    chips_stake(user=player, game_id=GameFactory().pk, amount=1, key="lose-one")
     assert chips_daily_bonus_available(user=player, today=MONDAY)
     chips_daily_bonus(user=player, today=MONDAY)
     assert chips_balance(user=player) == 1099

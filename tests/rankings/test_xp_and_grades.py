@@ -59,13 +59,15 @@ def test_grades_rise_with_xp_at_their_thresholds():
 def test_an_xp_award_is_recorded_once_per_key_with_its_game_and_reason():
     player, game = UserFactory(), GameFactory()
     first = xp_award(
-        user=player, amount=40, reason=XpEvent.Reason.WON, key=f"xp:{game.pk}:1", game=game
+        user=player, amount=40, reason=XpEvent.Reason.WON, key=f"xp:{game.pk}:1", game_id=game.pk
     )
     again = xp_award(
-        user=player, amount=40, reason=XpEvent.Reason.WON, key=f"xp:{game.pk}:1", game=game
+        user=player, amount=40, reason=XpEvent.Reason.WON, key=f"xp:{game.pk}:1", game_id=game.pk
     )
     assert again.pk == first.pk
-    xp_award(user=player, amount=70, reason=XpEvent.Reason.WON, key="xp:other", game=GameFactory())
+    xp_award(
+        user=player, amount=70, reason=XpEvent.Reason.WON, key="xp:other", game_id=GameFactory().pk
+    )
     assert xp_total(user=player) == 110
     assert [total for _when, total in xp_history(user=player)] == [40, 110]
     standing = player_standing(user=player)

@@ -1,0 +1,37 @@
+"""A player's public profile: who they are (accounts), their standing (rankings) and their
+games. It sits in games, the app above both."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET
+
+from accounts import selectors as account_selectors
+from accounts.models import User
+from accounts.views import friendship_context
+from games import selectors
+from rankings import selectors as rankings_selectors
+from rankings.svg import xp_chart_svg
+
+
+@require_GET
+def player_profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(User, username__iexact=username)
+    if player.username != username:
+        return redirect(player, permanent=True)
+    is_self = request.user.is_authenticated and request.user.pk == player.pk
+    context = {
+        **friendship_context(request, player),
+        "is_self": is_self,
+        "standing": rankings_selectors.player_standing(user=player),
+        "stats": selectors.player_game_stats(user=player),
+        "recent_seats": selectors.player_recent_games(user=player),
+        "friends": account_selectors.friends_of(player),
+        "xp_chart": xp_chart_svg(
+            rankings_selectors.xp_history(user=player), start=player.date_joined
+        ),
+    }
+    if is_self:
+        context["requests_received"] = account_selectors.friend_requests_received(user=player)
+        context["requests_sent"] = account_selectors.friend_requests_sent(user=player)
+        context["bonus_available"] = rankings_selectors.chips_daily_bonus_available(user=player)
+    return render(request, "games/player_profile.html", context)
