@@ -7,6 +7,7 @@ with the chips and XP columns and the chips adjustment.
 """
 
 import uuid
+from datetime import UTC
 
 from django import forms
 from django.contrib import admin, messages
@@ -15,12 +16,17 @@ from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
 from django.template.response import TemplateResponse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts import services
 from accounts.models import KnownIP, ModerationAction, User
 from tute_site.readonly_admin import ReadOnlyAdminMixin
+
+
+def when(moment) -> str:
+    """A time as moderators read it everywhere in the admin: UTC, to the minute."""
+    return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
 
 
 class ReasonForm(forms.Form):
@@ -62,6 +68,10 @@ class ModerationActionInline(ReadOnlyAdminMixin, admin.TabularInline):
     extra = 0
     verbose_name_plural = _("Moderation history")
 
+    def get_queryset(self, request):
+        # Each row is titled with both names (ModerationAction.__str__).
+        return super().get_queryset(request).select_related("target", "moderator")
+
 
 class BannedFilter(admin.SimpleListFilter):
     title = _("banned")
@@ -93,14 +103,14 @@ class MutedFilter(admin.SimpleListFilter):
 
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
+    # Compact columns, so that the list fits a 1280-pixel screen beside its filters.
     list_display = (
         "username",
         "email",
-        "is_active",
-        "banned_at",
-        "muted_until",
+        "banned",
+        "muted",
         "is_staff",
-        "date_joined",
+        "joined",
     )
     list_filter = ("is_staff", "is_superuser", "is_active", BannedFilter, MutedFilter, "groups")
     search_fields = ("username", "email")
@@ -135,7 +145,26 @@ class PlayerAdmin(UserAdmin):
             fields += ["is_staff", "is_superuser", "groups", "user_permissions"]
         return fields
 
-    # --- Permissions for the actions ------------------------------------------------------
+    # --- Compact columns ---------------------------------------------------------------------
+
+    @admin.display(description=_("Banned at"), ordering="banned_at", empty_value="–")
+    def banned(self, obj: User) -> str | None:
+        return when(obj.banned_at) if obj.banned_at else None
+
+    @admin.display(description=_("Muted until"), ordering="muted_until", empty_value="–")
+    def muted(self, obj: User) -> str | None:
+        return when(obj.muted_until) if obj.is_muted else None
+
+    @admin.display(description=_("Joined"), ordering="date_joined")
+    def joined(self, obj: User) -> str:
+        return f"{obj.date_joined.astimezone(UTC):%Y-%m-%d}"
+
+    # --- Permissions ------------------------------------------------------------------------
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # Nobody deletes a player: games, ledger and moderation history point at them. A
+        # ban is how one is removed, so no Delete button leads to "Cannot delete".
+        return False
 
     def has_ban_permission(self, request) -> bool:
         return request.user.has_perm("accounts.ban_user")
@@ -145,16 +174,19 @@ class PlayerAdmin(UserAdmin):
 
     # --- Moderation actions ---------------------------------------------------------------
 
-    def moderate(self, request, queryset: QuerySet, *, form_class, title: str, apply) -> None:
+    def moderate(
+        self, request, queryset: QuerySet, *, form_class, title: str, apply, success
+    ) -> None:
         """Show the intermediate form; once it is valid, apply `apply(user, data)` to each.
 
         `apply` returns the change message to log, or None when it did nothing new; an error
-        in `moderation_errors` is shown for that player and the others go on.
+        in `moderation_errors` is shown for that player and the others go on. Then
+        `success(names, data)` says what happened, to whom (and by how much).
         """
         if "apply" in request.POST:
             form = form_class(request.POST)
             if form.is_valid():
-                done = 0
+                done: list[str] = []
                 for user in queryset:
                     try:
                         message = apply(user, form.cleaned_data)
@@ -165,12 +197,17 @@ class PlayerAdmin(UserAdmin):
                         continue
                     if message:
                         self.log_change(request, user, message)
-                        done += 1
-                self.message_user(
-                    request,
-                    gettext("%(action)s: %(count)s player(s).") % {"action": title, "count": done},
-                    level=messages.SUCCESS,
-                )
+                        done.append(user.username)
+                if done:
+                    self.message_user(
+                        request, success(done, form.cleaned_data), level=messages.SUCCESS
+                    )
+                else:
+                    self.message_user(
+                        request,
+                        gettext("Nothing changed: this form had already been applied."),
+                        level=messages.WARNING,
+                    )
                 return None
         else:
             # A form with a `token` gets a new one each time it is shown: submitting the same
@@ -195,8 +232,18 @@ class PlayerAdmin(UserAdmin):
             services.user_ban(user=user, moderator=request.user, reason=data["reason"])
             return f"Banned. Reason: {data['reason'].strip()}"
 
+        def success(names, data):
+            return ngettext(
+                "Banned %(players)s.", "Banned %(count)s players: %(players)s.", len(names)
+            ) % {"players": ", ".join(names), "count": len(names)}
+
         return self.moderate(
-            request, queryset, form_class=ReasonForm, title=gettext("Ban"), apply=apply
+            request,
+            queryset,
+            form_class=ReasonForm,
+            title=gettext("Ban"),
+            apply=apply,
+            success=success,
         )
 
     @admin.action(description=_("Unban selected players"), permissions=["ban"])
@@ -205,8 +252,18 @@ class PlayerAdmin(UserAdmin):
             services.user_unban(user=user, moderator=request.user, reason=data["reason"])
             return f"Unbanned. {data['reason'].strip()}".strip()
 
+        def success(names, data):
+            return ngettext(
+                "Unbanned %(players)s.", "Unbanned %(count)s players: %(players)s.", len(names)
+            ) % {"players": ", ".join(names), "count": len(names)}
+
         return self.moderate(
-            request, queryset, form_class=OptionalReasonForm, title=gettext("Unban"), apply=apply
+            request,
+            queryset,
+            form_class=OptionalReasonForm,
+            title=gettext("Unban"),
+            apply=apply,
+            success=success,
         )
 
     @admin.action(description=_("Mute selected players"), permissions=["mute"])
@@ -217,8 +274,20 @@ class PlayerAdmin(UserAdmin):
             )
             return f"Muted until {data['until'].isoformat()}. Reason: {data['reason'].strip()}"
 
+        def success(names, data):
+            return ngettext(
+                "Muted %(players)s until %(until)s.",
+                "Muted %(count)s players until %(until)s: %(players)s.",
+                len(names),
+            ) % {"players": ", ".join(names), "count": len(names), "until": when(data["until"])}
+
         return self.moderate(
-            request, queryset, form_class=MuteForm, title=gettext("Mute"), apply=apply
+            request,
+            queryset,
+            form_class=MuteForm,
+            title=gettext("Mute"),
+            apply=apply,
+            success=success,
         )
 
     @admin.action(description=_("Unmute selected players"), permissions=["mute"])
@@ -227,14 +296,25 @@ class PlayerAdmin(UserAdmin):
             services.user_unmute(user=user, moderator=request.user, reason=data["reason"])
             return f"Unmuted. {data['reason'].strip()}".strip()
 
+        def success(names, data):
+            return ngettext(
+                "Unmuted %(players)s.", "Unmuted %(count)s players: %(players)s.", len(names)
+            ) % {"players": ", ".join(names), "count": len(names)}
+
         return self.moderate(
-            request, queryset, form_class=OptionalReasonForm, title=gettext("Unmute"), apply=apply
+            request,
+            queryset,
+            form_class=OptionalReasonForm,
+            title=gettext("Unmute"),
+            apply=apply,
+            success=success,
         )
 
 
 @admin.register(ModerationAction)
 class ModerationActionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("created_at", "kind", "target", "moderator", "reason", "until", "amount")
+    list_select_related = ("target", "moderator")
     list_filter = ("kind",)
     search_fields = ("target__username", "moderator__username", "reason")
     date_hierarchy = "created_at"

@@ -4,12 +4,15 @@ Models stay thin: fields, constraints and small properties. Writes live in
 `accounts/services.py`, reads in `accounts/selectors.py`.
 """
 
+from datetime import UTC
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.validators import username_validator
@@ -177,4 +180,10 @@ class ModerationAction(models.Model):
         verbose_name_plural = _("moderation actions")
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()}: {self.target_id} by {self.moderator_id}"
+        # What a moderator reads in the history: names and a time, never row ids.
+        return gettext("%(action)s: %(player)s, by %(moderator)s, %(when)s") % {
+            "action": self.get_kind_display(),
+            "player": self.target.username,
+            "moderator": self.moderator.username,
+            "when": f"{self.created_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC",
+        }

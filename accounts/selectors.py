@@ -51,15 +51,18 @@ def friend_requests_sent(*, user: User) -> QuerySet[User]:
 SEARCH_RESULTS = 20
 
 
-def players_matching(*, query: str, limit: int = SEARCH_RESULTS) -> QuerySet[User]:
-    """Players whose name contains `query`, any case: exact name first, then names that
-    start with it, then the rest, each alphabetically. Banned accounts and staff are left
-    out: moderators are not players to befriend or invite."""
+def players_matching(
+    *, query: str, players: QuerySet[User] | None = None, limit: int = SEARCH_RESULTS
+) -> QuerySet[User]:
+    """Active players (among `players`, all by default) whose name contains `query`, any
+    case: the exact name first, then names that start with it, then the rest, each in
+    alphabetical order. Banned accounts are left out."""
     query = query.strip()
     if not query:
         return User.objects.none()
+    players = User.objects.all() if players is None else players
     return (
-        User.objects.filter(username__icontains=query, is_active=True, is_staff=False)
+        players.filter(username__icontains=query, is_active=True)
         .annotate(
             rank=Case(
                 When(username__iexact=query, then=Value(0)),

@@ -3,10 +3,10 @@ games. It sits in games, the app above both."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from accounts import selectors as account_selectors
-from accounts.models import User
 from accounts.views import friendship_context
 from games import selectors
 from rankings import selectors as rankings_selectors
@@ -15,7 +15,7 @@ from rankings.svg import xp_chart_svg
 
 @require_GET
 def player_profile(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(User, username__iexact=username)
+    player = get_object_or_404(selectors.players_with_profile(), username__iexact=username)
     if player.username != username:
         return redirect(player, permanent=True)
     is_self = request.user.is_authenticated and request.user.pk == player.pk
@@ -35,3 +35,18 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
         context["requests_sent"] = account_selectors.friend_requests_sent(user=player)
         context["bonus_available"] = rankings_selectors.chips_daily_bonus_available(user=player)
     return render(request, "games/player_profile.html", context)
+
+
+@require_GET
+def player_search(request: HttpRequest) -> HttpResponse:
+    """Find a player by name. htmx asks for the results alone as the visitor types."""
+    query = request.GET.get("q", "").strip()[:40]
+    players = account_selectors.players_matching(
+        query=query, players=selectors.players_with_profile()
+    )
+    template = "games/player_search.html"
+    if request.htmx and not request.htmx.history_restore_request:
+        template += "#results"
+    response = render(request, template, {"query": query, "players": players})
+    patch_vary_headers(response, ("HX-Request", "HX-History-Restore-Request"))
+    return response

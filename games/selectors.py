@@ -21,6 +21,12 @@ def game_outcome(*, game: Game) -> dict:
 # --- A player's games, for their profile ------------------------------------------------
 
 
+def players_with_profile() -> QuerySet[User]:
+    """Everyone who has a public profile: the players. Staff accounts (moderators, the
+    superuser) are not players: they have one only once they have sat at a game."""
+    return User.objects.filter(Q(is_staff=False) | Q(pk__in=GameSeat.objects.values("user_id")))
+
+
 def player_game_stats(*, user: User) -> list[dict]:
     """Finished games played and won, per variant, in the variants' order."""
     rows = {

@@ -3,6 +3,7 @@ from django.urls import path
 from games import profiles, views
 
 urlpatterns = [
+    path("players/", profiles.player_search, name="player_search"),
     path("players/<str:username>/", profiles.player_profile, name="player_profile"),
     path("games/<int:pk>/", views.game_detail, name="game_detail"),
     path("games/<int:pk>/record.json", views.game_record, name="game_record"),

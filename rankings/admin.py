@@ -10,11 +10,12 @@ chips adjustment action.
 
 from django import forms
 from django.contrib import admin
+from django.contrib.humanize.templatetags.humanize import intcomma
 from django.db.models import F, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import PlayerAdmin, ReasonForm
@@ -254,10 +255,28 @@ class RankedPlayerAdmin(PlayerAdmin):
                 return None  # the same form submitted twice: already done
             return f"Chips {data['amount']:+d}. Reason: {data['reason'].strip()}"
 
+        def success(names, data):
+            values = {"players": ", ".join(names), "count": len(names)}
+            values["chips"] = intcomma(abs(data["amount"]))
+            if data["amount"] > 0:
+                text = ngettext(
+                    "Gave %(chips)s chips to %(players)s.",
+                    "Gave %(chips)s chips each to %(count)s players: %(players)s.",
+                    len(names),
+                )
+            else:
+                text = ngettext(
+                    "Took %(chips)s chips from %(players)s.",
+                    "Took %(chips)s chips each from %(count)s players: %(players)s.",
+                    len(names),
+                )
+            return text % values
+
         return self.moderate(
             request,
             queryset,
             form_class=AdjustChipsForm,
             title=gettext("Adjust chips"),
             apply=apply,
+            success=success,
         )

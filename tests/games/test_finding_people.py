@@ -24,7 +24,7 @@ def test_search_finds_players_by_part_of_their_name_best_match_first(client):
     assert 'value="Rosa"' in html  # the box keeps what was typed
 
 
-def test_search_leaves_out_banned_players_and_staff(client):
+def test_search_leaves_out_banned_players_and_staff_who_never_played(client):
     UserFactory(username="marta")
     user_ban(user=UserFactory(username="marta_cheat"), moderator=ModeratorFactory(), reason="x")
     StaffUserFactory(username="marta_mod")
