@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import secrets
 from bisect import insort
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, NamedTuple
@@ -53,7 +53,9 @@ from typing import Any, NamedTuple
 from .actions import PLAYS, Action, IllegalAction
 from .cards import CARD_TEXT, CARDS, POINTS_OF, SUIT_OF, SUITS, caballo, rey
 from .deal import Deal, check_deal, deal_cards, hand_size
+from .determinize import determinize
 from .options import BIDS, OVER, Options, Rules, as_options
+from .record import parse_record, start_listed_deal, to_record
 from .rulebook import (
     BEATS,
     cante_value,
@@ -64,9 +66,12 @@ from .rulebook import (
     pocha_hand_score,
     singable_suits,
     stock_play_allowed,
+    trick_winner,
+    trick_winner_seat,
     tute_ranks,
     wins_over,
 )
+from .view import SeatView, build_view
 
 # Phases of a deal. DONE covers "before the first deal", "deal over" and "game over".
 BID, CAPOTE, PLAY, DONE = "bid", "capote", "play", "done"
@@ -94,6 +99,7 @@ class GameState:
     __slots__ = (
         "_cache",
         "_deal",
+        "_duties_now",
         "_finished",
         "_log",
         "_next_carry",
@@ -201,6 +207,8 @@ class GameState:
         self.deal_winner: int | None = None
         self.tute: tuple[int, str] | None = None
         self._cache: tuple[int, list[int]] | None = None
+        # Whether followers owe the full duties of §5 now; it changes only with the stock.
+        self._duties_now = True
 
     # ------------------------------------------------------------------ dealing
 
@@ -251,6 +259,7 @@ class GameState:
         if rules.has_stock:
             self.stock = list(map(_INDEX, reversed(deal.stock)))
             self.trump_in_stock = True
+        self._duties_now = full_duties_apply(rules.has_stock, rules.stock_play, self.stock_left)
         self.carry = carry
         self._next_carry = None
         if rules.bids:
@@ -354,7 +363,7 @@ class GameState:
         rules = self.rules
         if not self.trick:
             allowed = hand
-        elif full_duties_apply(rules.has_stock, rules.stock_play, self.stock_left):
+        elif self._duties_now:
             allowed = follower_duties(hand, self.led, self.win_card, self.trump)
         else:
             allowed = stock_play_allowed(hand, self.led, self.trump, rules.stock_play)
@@ -442,6 +451,7 @@ class GameState:
             # Winner draws first; with one hidden card left the loser gets the trump card.
             self._draw(w)
             self._draw(1 - w)
+            self._duties_now = full_duties_apply(rules.has_stock, rules.stock_play, self.stock_left)
         final = not self.hands[w]
         if final:
             self.last_trick = w
@@ -756,23 +766,95 @@ class GameState:
         deal starts new ones and never touches these again."""
         return _Ended(*(getattr(self, name) for name in _Ended._fields))
 
-    def view(self, seat: int | None) -> Any:
+    def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may see (None: a spectator); see :mod:`.view`."""
-        from .view import build_view
-
         return build_view(self, seat)
 
     def determinize(self, seat: int, rng: Any) -> GameState:
         """A clone with the cards hidden from ``seat`` placed anew; see :mod:`.determinize`."""
-        from .determinize import determinize
-
         return determinize(self, seat, rng)
 
     def to_record(self) -> dict[str, Any]:
         """The game record (NOTATION.md) of this game so far."""
-        from .record import to_record
-
         return to_record(self)
+
+    def with_hidden_cards(self, hands: Mapping[int, list[int]], stock: list[int]) -> GameState:
+        """A clone where each seat of ``hands`` holds those cards instead, and the hidden
+        stock is ``stock`` (top card last): a determinized copy for playouts. Its record
+        still names the real deal."""
+        copy = self.clone()
+        for seat, hand in hands.items():
+            copy.hands[seat] = sorted(hand)
+            copy.masks[seat] = sum(_BIT[c] for c in hand)
+        copy.stock = list(stock)
+        return copy
+
+    @classmethod
+    def in_play(
+        cls,
+        options: Options,
+        *,
+        deal_index: int,
+        dealer: int,
+        score: Sequence[int],
+        hands: Sequence[Sequence[int]],
+        trump_card: int,
+        tricks: Sequence[tuple[int, Sequence[int]]],
+        trick: Sequence[int],
+        cantes: Sequence[tuple[int, int, int]],
+        cante_open: Sequence[int],
+        tute: tuple[int, str] | None = None,
+    ) -> GameState:
+        """A deal being played, rebuilt from what the whole table saw and a guess at the
+        hands: a position for playouts (see :mod:`.position`), with no record of the deal.
+
+        Only deals without a stock or bids, where every card is in some hand. ``tricks``
+        are (leader, cards in play order) and ``trick`` the cards on the table; who leads
+        and whose turn it is, the points and the tricks won follow from them.
+        """
+        state = cls(options)
+        rules = state.rules
+        if rules.has_stock or rules.bids:
+            raise ValueError("Positions in play need a deal with every card in hand.")
+        n = state.n
+        state.score = list(score)
+        state.deal_index = deal_index
+        state.first_dealer = (dealer - deal_index) % n
+        state.phase = PLAY
+        state.dealer = dealer
+        state.hands = [sorted(h) for h in hands]
+        state.masks = [sum(_BIT[c] for c in h) for h in hands]
+        state.trump_card = trump_card
+        state.trump = SUIT_OF[trump_card]
+        state.leader = state.next_seat[dealer]
+        for leader, cards in tricks:
+            winner = trick_winner_seat(state.trump, n, leader, cards)
+            side = state.side_of[winner]
+            state.tricks.append((leader, list(cards)))
+            state.tricks_won[winner] += 1
+            if rules.counts_card_points:
+                state.points[side] += sum(POINTS_OF[c] for c in cards)
+            state.last_win[side] = len(state.tricks)
+            state.leader = winner
+        state.turn = state.leader
+        if trick:
+            state.trick = list(trick)
+            state.trick_leader = state.leader
+            state.led = SUIT_OF[trick[0]]
+            best = trick_winner(trick, state.trump)
+            state.win_seat = (state.leader + best) % n
+            state.win_card = trick[best]
+            state.turn = (state.leader + len(trick)) % n
+        elif tricks:
+            state.moment_all = state.moment_seats[state.leader]
+        state.moment = tuple(cante_open)
+        for seat, suit, value in cantes:
+            state.cantes.append((seat, suit, value))
+            state.points[state.side_of[seat]] += value
+            state.sung |= 1 << rey(suit)
+            state.sang[seat] = True
+        state.tute = tute
+        return state
 
 
 # How clone() copies each slot: shared (immutable or never mutated after creation), copied
@@ -906,4 +988,27 @@ def new_game(
     if first_dealer is None:
         first_dealer = rng.randrange(state.n)
     state.start_deal(deal_cards(state.options, first_dealer, rng, 0))
+    return state
+
+
+def from_record(data: Any) -> GameState:
+    """Rebuild the game a record describes.
+
+    Raises :class:`InvalidRecord` for a record that cannot describe a game, and
+    :class:`IllegalAction` for an action that breaks a rule; that exception carries
+    ``index`` (counted across all deals) and ``action``.
+    """
+    options, deals = parse_record(data)
+    state = GameState(options)
+    index = 0
+    for k, (deal, actions) in enumerate(deals):
+        start_listed_deal(state, k, deal)
+        for action in actions:
+            try:
+                state.apply(action)
+            except IllegalAction as exc:
+                exc.index = index  # type: ignore[attr-defined]
+                exc.action = action  # type: ignore[attr-defined]
+                raise
+            index += 1
     return state
