@@ -4,7 +4,7 @@ Machines here are noisy, so every figure is also given relative to a baseline me
 same run: a fixed pure-Python workload (shuffle a 40-card deck, then pick and remove cards one
 at a time, as a random player would). A ratio moves only when our code does.
 
-    python -m tests.load.bench [--seconds S]
+    python -m tests.load.bench [--seconds S] [--arena-games N]
 """
 
 import argparse
@@ -13,7 +13,7 @@ import random
 import time
 
 from games.bots import Bot, get_bot
-from games.bots.arena import play_game
+from games.bots.arena import arena, play_game
 from games.engine import Action, Options, SeatView
 from games.engine.bench import bench as engine_bench
 
@@ -89,9 +89,34 @@ def robot_bench(robot: str, table: dict, seconds: float) -> dict:
     }
 
 
+# The robots' strength: 1,000-game arena runs against random (minutes each, so not in the
+# test suite, whose regression floors in tests/bots/test_bots_arena.py play 100 to 300).
+ARENAS = [
+    {"variant": "tute", "players": 4, "seed": 1},
+    {"variant": "habanero", "players": 2, "seed": 1},
+]
+
+
+def arena_bench(table: dict, games: int) -> dict:
+    """Heuristic against random over ``games`` games: win rate, its 95% interval, and the
+    CPU seconds the run took."""
+    start = time.process_time()
+    options = {k: v for k, v in table.items() if k != "seed"}
+    result = arena("heuristic", "random", options, games=games, seed=table["seed"])
+    return {
+        "bench": "arena",
+        **table,
+        "games": games,
+        "a_win_rate": result["a_win_rate"],
+        "ci95": result["ci95"],
+        "cpu_seconds": round(time.process_time() - start, 1),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--arena-games", type=int, default=1000, help="0 skips the arenas")
     args = parser.parse_args()
     base = baseline(args.seconds)
     print(json.dumps({"bench": "baseline", "plies_per_s": round(base)}))
@@ -104,6 +129,9 @@ def main() -> None:
         result = robot_bench("heuristic", table, args.seconds)
         result["ratio_to_baseline"] = round(result["decisions_per_s"] / base, 4)
         print(json.dumps(result))
+    if args.arena_games:
+        for table in ARENAS:
+            print(json.dumps(arena_bench(table, args.arena_games)))
     # The baseline again: how much the machine drifted during the run.
     print(json.dumps({"bench": "baseline-again", "plies_per_s": round(baseline(args.seconds))}))
 
