@@ -2,7 +2,8 @@
 
 from collections.abc import Iterable
 
-from django.db.models import Q, QuerySet
+from django.db.models import Case, Q, QuerySet, Value, When
+from django.db.models.functions import Lower
 
 from accounts.models import Friendship, KnownIP, User
 
@@ -45,6 +46,39 @@ def friend_requests_sent(*, user: User) -> QuerySet[User]:
         Q(pk__in=pending.filter(user_low=user).values("user_high"))
         | Q(pk__in=pending.filter(user_high=user).values("user_low"))
     ).order_by("username")
+
+
+SEARCH_RESULTS = 20
+
+
+def players_matching(*, query: str, limit: int = SEARCH_RESULTS) -> QuerySet[User]:
+    """Players whose name contains `query`, any case: exact name first, then names that
+    start with it, then the rest, each alphabetically. Banned accounts and staff are left
+    out: moderators are not players to befriend or invite."""
+    query = query.strip()
+    if not query:
+        return User.objects.none()
+    return (
+        User.objects.filter(username__icontains=query, is_active=True, is_staff=False)
+        .annotate(
+            rank=Case(
+                When(username__iexact=query, then=Value(0)),
+                When(username__istartswith=query, then=Value(1)),
+                default=Value(2),
+            )
+        )
+        .order_by("rank", Lower("username"))[:limit]
+    )
+
+
+def friend_requests_pending_count(*, user: User) -> int:
+    """How many players wait for `user`'s answer to a friend request."""
+    return (
+        Friendship.objects.filter(status=Friendship.Status.PENDING)
+        .filter(Q(user_low=user) | Q(user_high=user))
+        .exclude(requested_by=user)
+        .count()
+    )
 
 
 def can_chat(user: User) -> bool:

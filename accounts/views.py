@@ -4,8 +4,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts import selectors, services
@@ -37,6 +38,19 @@ def friendship_context(request: HttpRequest, player: User) -> dict:
     else:
         state = "received"
     return {"player": player, "friendship": friendship, "friend_state": state}
+
+
+@require_GET
+def player_search(request: HttpRequest) -> HttpResponse:
+    """Find a player by name. htmx asks for the results alone as the visitor types."""
+    query = request.GET.get("q", "").strip()[:40]
+    context = {"query": query, "players": selectors.players_matching(query=query)}
+    template = "accounts/player_search.html"
+    if request.htmx and not request.htmx.history_restore_request:
+        template += "#results"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request", "HX-History-Restore-Request"))
+    return response
 
 
 FRIEND_ACTIONS = {"request", "accept", "decline", "remove"}

@@ -109,6 +109,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tute_site.context_processors.site_nav",
+                "accounts.context_processors.friend_requests",
             ],
         },
     },
