@@ -39,7 +39,7 @@ run: install messages
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	@if [ -n "$$REDIS_URL" ]; then \
 	  echo "Starting a Celery worker on $$REDIS_URL"; \
-	  $(VENV)/bin/celery -A tute_site worker --loglevel=INFO --concurrency=2 & \
+	  $(VENV)/bin/celery -A tute_site worker --beat --loglevel=INFO --concurrency=2 & \
 	  worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	fi; \
 	echo ""; echo "  Tute online is serving on http://$(HOST):$(PORT)/  (Ctrl-C stops it)"; echo ""; \

@@ -23,7 +23,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
         **friendship_context(request, player),
         "is_self": is_self,
         "standing": rankings_selectors.player_standing(user=player),
-        "stats": selectors.player_game_stats(user=player),
+        "stats": rankings_selectors.player_variant_stats(user=player),
         "recent_seats": selectors.player_recent_games(user=player),
         "friends": account_selectors.friends_of(player),
         "xp_chart": xp_chart_svg(

@@ -1,10 +1,10 @@
 """Reads about games. The engine state is rebuilt from the stored record, never stored."""
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Q, QuerySet
 
 from accounts.models import User
 from games.engine import GameState, from_record
-from games.models import Game, GameSeat, Variant
+from games.models import Game, GameSeat
 
 
 def game_state(*, game: Game) -> GameState:
@@ -25,30 +25,6 @@ def players_with_profile() -> QuerySet[User]:
     """Everyone who has a public profile: the players. Staff accounts (moderators, the
     superuser) are not players: they have one only once they have sat at a game."""
     return User.objects.filter(Q(is_staff=False) | Q(pk__in=GameSeat.objects.values("user_id")))
-
-
-def player_game_stats(*, user: User) -> list[dict]:
-    """Finished games played and won, per variant, in the variants' order."""
-    rows = {
-        row["game__variant"]: row
-        for row in GameSeat.objects.filter(
-            user=user,
-            game__status=Game.Status.FINISHED,
-            outcome__in=[GameSeat.Outcome.WON, GameSeat.Outcome.LOST],
-        )
-        .values("game__variant")
-        .annotate(played=Count("pk"), won=Count("pk", filter=Q(outcome=GameSeat.Outcome.WON)))
-        .order_by()
-    }
-    return [
-        {
-            "variant": variant,
-            "label": label,
-            "played": rows.get(variant, {}).get("played", 0),
-            "won": rows.get(variant, {}).get("won", 0),
-        }
-        for variant, label in Variant.choices
-    ]
 
 
 def player_recent_games(*, user: User, limit: int = 20) -> QuerySet[GameSeat]:

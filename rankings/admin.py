@@ -9,10 +9,12 @@ chips adjustment action.
 """
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.contrib.humanize.templatetags.humanize import intcomma
 from django.db.models import F, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, ngettext
@@ -22,8 +24,20 @@ from accounts.admin import PlayerAdmin, ReasonForm
 from accounts.models import User
 from rankings import selectors
 from rankings.grades import grade_for_xp
-from rankings.models import ChipAccount, ChipTransfer, LedgerEntry, XpEvent
-from rankings.services import ChipsError, InsufficientChips, chips_adjust_by_moderator
+from rankings.models import (
+    ChipAccount,
+    ChipTransfer,
+    GameResult,
+    GameResultSeat,
+    LedgerEntry,
+    XpEvent,
+)
+from rankings.services import (
+    ChipsError,
+    InsufficientChips,
+    chips_adjust_by_moderator,
+    game_result_exclude,
+)
 from tute_site.readonly_admin import ReadOnlyAdminMixin
 
 
@@ -74,6 +88,10 @@ class LedgerEntryInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 @admin.register(ChipTransfer)
 class ChipTransferAdmin(ReadOnlyAdmin):
+    def lookup_allowed(self, lookup, value, request=None):
+        # A game's result links here filtered on its game.
+        return lookup == "game_id" or super().lookup_allowed(lookup, value, request)
+
     list_display = ("created_at", "reason", "key", "game_id", "actor", "memo")
     list_filter = ("reason",)
     search_fields = ("key", "memo", "actor__username")
@@ -280,3 +298,120 @@ class RankedPlayerAdmin(PlayerAdmin):
             apply=apply,
             success=success,
         )
+
+
+# --- Games' awards ---------------------------------------------------------------------------
+
+
+class GameResultSeatInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = GameResultSeat
+    fields = ("seat", "user", "side", "won", "abandoned", "ip_address", "staked", "chips", "xp")
+    readonly_fields = fields
+    extra = 0
+
+
+class ExcludedFilter(admin.SimpleListFilter):
+    title = _("excluded")
+    parameter_name = "excluded"
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("Excluded")), ("no", _("Counting"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.exclude(exclusion="")
+        if self.value() == "no":
+            return queryset.filter(exclusion="")
+        return queryset
+
+
+@admin.register(GameResult)
+class GameResultAdmin(ReadOnlyAdmin):
+    """Each finished game's awards, which games are excluded and why. Read-only: the only
+    change a moderator makes is the exclusion action, and nothing is ever deleted."""
+
+    list_display = (
+        "game_id",
+        "variant",
+        "players",
+        "pairs",
+        "competitive",
+        "stake",
+        "finished_at",
+        "awarded_at",
+        "exclusion",
+        "exclusion_note",
+    )
+    list_filter = (ExcludedFilter, "exclusion", "variant", "competitive")
+    search_fields = ("=game_id", "seats__user__username")
+    date_hierarchy = "finished_at"
+    readonly_fields = (
+        "game_id",
+        "variant",
+        "players",
+        "pairs",
+        "deals_to_win",
+        "competitive",
+        "stake",
+        "finished_at",
+        "submitted_at",
+        "awarded_at",
+        "exclusion",
+        "exclusion_note",
+        "excluded_by",
+        "excluded_at",
+        "ledger",
+    )
+    inlines = [GameResultSeatInline]
+    actions = ["exclude_games"]
+
+    def has_exclude_permission(self, request) -> bool:
+        return request.user.has_perm("rankings.exclude_gameresult")
+
+    @admin.display(description=_("Ledger entries"))
+    def ledger(self, obj: GameResult) -> str:
+        url = reverse("admin:rankings_chiptransfer_changelist") + f"?game_id={obj.game_id}"
+        return format_html('<a href="{}">{}</a>', url, gettext("This game's chip transfers"))
+
+    @admin.action(
+        description=_("Exclude selected games from the leaderboards"), permissions=["exclude"]
+    )
+    def exclude_games(self, request, queryset):
+        if "apply" in request.POST:
+            form = ReasonForm(request.POST)
+            if form.is_valid():
+                done: list[str] = []
+                for result in queryset:
+                    if game_result_exclude(
+                        result=result, moderator=request.user, reason=form.cleaned_data["reason"]
+                    ):
+                        self.log_change(
+                            request, result, f"Excluded. Reason: {form.cleaned_data['reason']}"
+                        )
+                        done.append(str(result.game_id))
+                if done:
+                    text = ngettext(
+                        "Excluded game %(games)s from the leaderboards.",
+                        "Excluded %(count)s games from the leaderboards: %(games)s.",
+                        len(done),
+                    ) % {"games": ", ".join(done), "count": len(done)}
+                    self.message_user(request, text, level=messages.SUCCESS)
+                else:
+                    self.message_user(
+                        request,
+                        gettext("Nothing changed: these games were already excluded."),
+                        level=messages.WARNING,
+                    )
+                return None
+        else:
+            form = ReasonForm()
+        context = {
+            **self.admin_site.each_context(request),
+            "title": gettext("Exclude from the leaderboards"),
+            "form": form,
+            "results": queryset,
+            "action": request.POST.get("action"),
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/rankings/gameresult/exclude_form.html", context)

@@ -1,15 +1,34 @@
-"""Reads of chips, XP, grades and leaderboards."""
+"""Reads of chips, XP, grades, leaderboards and a player's game statistics."""
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
-from django.db.models import F, Q, QuerySet, Sum, Value
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
 from django.db.models.functions import Coalesce
 
 from accounts.models import User
 from rankings.grades import Grade, grade_for_xp, next_grade
-from rankings.models import ChipAccount, ChipTransfer, LedgerEntry, XpEvent
-from rankings.services import DAILY_BONUS_BELOW, utc_today
+from rankings.models import (
+    VARIANTS,
+    BoardRow,
+    ChipAccount,
+    ChipTransfer,
+    GameResultSeat,
+    LedgerEntry,
+    XpEvent,
+)
+from rankings.services import ALL_TIME, DAILY_BONUS_BELOW, board_periods, utc_today
 
 
 def chips_balance(*, user: User) -> int:
@@ -72,34 +91,6 @@ def player_standing(*, user: User) -> Standing:
     )
 
 
-def _ranked_players() -> QuerySet[User]:
-    # Banned and deactivated accounts are left out of every leaderboard.
-    return User.objects.filter(is_active=True)
-
-
-def leaderboard_by_xp(*, limit: int = 20) -> list[User]:
-    """The players with the most XP, each with `.xp` and `.grade`."""
-    players = list(
-        _ranked_players()
-        .annotate(xp=Coalesce(Sum("xp_events__amount"), Value(0)))
-        .filter(xp__gt=0)
-        .order_by("-xp", "username")[:limit]
-    )
-    for player in players:
-        player.grade = grade_for_xp(player.xp)
-    return players
-
-
-def leaderboard_by_chips(*, limit: int = 20) -> list[User]:
-    """The players with the most chips, each with `.chips`."""
-    return list(
-        _ranked_players()
-        .filter(chip_account__balance__gt=0)
-        .annotate(chips=F("chip_account__balance"))
-        .order_by("-chips", "username")[:limit]
-    )
-
-
 @dataclass(frozen=True)
 class LedgerTotals:
     players: int
@@ -136,3 +127,162 @@ def ledger_mismatches() -> list[tuple[ChipAccount, int]]:
         if computed != account.balance:
             wrong.append((account, computed))
     return wrong
+
+
+# --- Leaderboards --------------------------------------------------------------------------
+
+PER_PAGE = 50
+# board → the leaderboard period it reads; "chips" ranks by chips (held, or won at a variant).
+BOARDS: dict[str, str] = {
+    "xp": BoardRow.Period.ALL,
+    "week": BoardRow.Period.WEEK,
+    "month": BoardRow.Period.MONTH,
+    "chips": BoardRow.Period.ALL,
+}
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    rank: int
+    user: User
+    value: int  # XP, chips held or chips won, as the board says
+    games: int | None
+    grade: Grade
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    board: str
+    variant: str
+    page: int
+    pages: int
+    total: int
+    lines: list[BoardLine]
+    viewer_rank: int | None
+    viewer_page: int | None
+
+    @property
+    def first_rank(self) -> int:
+        return (self.page - 1) * PER_PAGE + 1
+
+
+def _total_xp() -> Subquery:
+    """Each player's whole XP (their grade), as a subquery: one query for the page."""
+    return Coalesce(
+        Subquery(
+            XpEvent.objects.filter(user=OuterRef("user_id"))
+            .order_by()
+            .values("user")
+            .annotate(total=Sum("amount"))
+            .values("total")
+        ),
+        Value(0),
+    )
+
+
+def _board_rows(board: str, variant: str, today: date) -> QuerySet[BoardRow]:
+    period = BOARDS[board]
+    start = dict(board_periods(datetime(today.year, today.month, today.day, tzinfo=UTC)))[period]
+    # Active players with at least one counting game: banned ones leave every board.
+    return BoardRow.objects.filter(
+        period=period, start=start, variant=variant, games__gt=0, user__is_active=True
+    )
+
+
+def _rich_accounts() -> QuerySet[ChipAccount]:
+    counted = BoardRow.objects.filter(
+        period=BoardRow.Period.ALL, start=ALL_TIME, variant="", games__gt=0, user=OuterRef("user")
+    )
+    return ChipAccount.objects.filter(
+        Exists(counted), kind=ChipAccount.Kind.PLAYER, user__is_active=True
+    )
+
+
+def leaderboard(
+    *, board: str, variant: str = "", page: int = 1, viewer: User | None = None, today=None
+) -> BoardPage:
+    """One page of 50 of a leaderboard, and where `viewer` stands on it.
+
+    Boards: "xp" (all time), "week", "month" (XP earned in counting games), "chips" (chips
+    held; with a variant, chips won at it). `variant` "" is every variant together. Only
+    registered, active players with a counting competitive game appear. Four queries
+    whatever the page and the number of players: the count, the page, the viewer's line
+    and the viewer's rank.
+    """
+    if board not in BOARDS:
+        raise ValueError(f"no board {board!r}")
+    if variant and variant not in dict(VARIANTS):
+        raise ValueError(f"no variant {variant!r}")
+    today = today or utc_today()
+    if board == "chips" and not variant:
+        rows = _rich_accounts().annotate(
+            value=F("balance"), games=Value(None, output_field=IntegerField())
+        )
+    else:
+        field = "chips" if board == "chips" else "xp"
+        rows = _board_rows(board, variant, today).annotate(value=F(field))
+    total = rows.count()
+    pages = max(1, -(-total // PER_PAGE))
+    page = min(max(1, page), pages)
+    offset = (page - 1) * PER_PAGE
+    found = (
+        rows.order_by(F("value").desc(), "user_id")
+        .select_related("user")
+        .annotate(total_xp=_total_xp())[offset : offset + PER_PAGE]
+    )
+    lines = [
+        BoardLine(
+            rank=offset + number + 1,
+            user=row.user,
+            value=row.value,
+            games=row.games,
+            grade=grade_for_xp(row.total_xp),
+        )
+        for number, row in enumerate(found)
+    ]
+    viewer_rank = None
+    if viewer is not None and viewer.is_authenticated:
+        mine = rows.filter(user=viewer).values_list("value", flat=True).first()
+        if mine is not None:
+            ahead = rows.filter(Q(value__gt=mine) | Q(value=mine, user_id__lt=viewer.pk)).count()
+            viewer_rank = ahead + 1
+    return BoardPage(
+        board=board,
+        variant=variant,
+        page=page,
+        pages=pages,
+        total=total,
+        lines=lines,
+        viewer_rank=viewer_rank,
+        viewer_page=None if viewer_rank is None else (viewer_rank - 1) // PER_PAGE + 1,
+    )
+
+
+# --- A player's statistics, from the awards --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VariantStats:
+    variant: str
+    label: str
+    games: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float | None:
+        return None if not self.games else self.wins / self.games
+
+
+def player_variant_stats(*, user: User) -> list[VariantStats]:
+    """Competitive games awarded to `user`, and the ones they won, per variant (in the
+    variants' order). Excluded games count here: they were played and paid."""
+    rows = dict(
+        (row["result__variant"], (row["games"], row["wins"]))
+        for row in GameResultSeat.objects.filter(
+            user=user, result__competitive=True, result__awarded_at__isnull=False
+        )
+        .values("result__variant")
+        .annotate(games=Count("pk"), wins=Count("pk", filter=Q(won=True, abandoned=False)))
+        .order_by()
+    )
+    return [VariantStats(variant, label, *rows.get(variant, (0, 0))) for variant, label in VARIANTS]

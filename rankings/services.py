@@ -11,17 +11,31 @@ equal whole chips, and a chip that cannot be split evenly goes to the bank too. 
 winner of a pair gets exactly the same.
 """
 
+import time
 from collections import defaultdict
-from collections.abc import Collection, Sequence
-from datetime import UTC, date, datetime
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 
-from django.db import IntegrityError, transaction
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Sum
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import ModerationAction, User
 from accounts.services import ModerationError, check_moderator_may_act
-from rankings.models import ChipAccount, ChipTransfer, LedgerEntry, XpEvent
+from rankings.models import (
+    VARIANTS,
+    BoardRow,
+    ChipAccount,
+    ChipTransfer,
+    GameResult,
+    GameResultSeat,
+    LedgerEntry,
+    XpEvent,
+)
+from rankings.xp import xp_for_game
 
 SIGNUP_GRANT = 1_000
 DAILY_BONUS = 100
@@ -338,6 +352,12 @@ def chips_pay_pot(*, game_id: int, winners: Sequence[User], key: str) -> ChipTra
     """
     if not winners:
         raise ValueError("a pot is paid to at least one winner")
+    return _settle_pot(game_id=game_id, winners=winners, key=key)
+
+
+def _settle_pot(*, game_id: int, winners: Sequence[User], key: str) -> ChipTransfer:
+    """`chips_pay_pot`, where no winner at all (robots, or who abandoned) leaves the whole
+    pot to the bank."""
     if len({winner.pk for winner in winners}) != len(winners):
         raise ValueError("a winner is listed twice")
     pot, bank = _pot_account(game_id), _system_account(ChipAccount.Kind.BANK)
@@ -346,7 +366,10 @@ def chips_pay_pot(*, game_id: int, winners: Sequence[User], key: str) -> ChipTra
     existing = _existing(key, Reason.PAYOUT)
     if existing is not None:
         return existing
-    bank_part, share = pot_split(locked[pot.pk].balance, len(players))
+    if players:
+        bank_part, share = pot_split(locked[pot.pk].balance, len(players))
+    else:
+        bank_part, share = locked[pot.pk].balance, 0
     movements = [(locked[pot.pk], locked[bank.pk], bank_part)]
     movements += [(locked[pot.pk], locked[player.pk], share) for player in players]
     return _post(key=key, reason=Reason.PAYOUT, locked=locked, movements=movements, game_id=game_id)
@@ -423,3 +446,288 @@ def xp_award(
         if existing is None:
             raise
         return existing
+
+
+# --- Game results and their awards (RULES.md §12) -------------------------------------------
+
+
+class GameResultInvalid(ValueError):
+    """A finished game handed over with seats that do not add up."""
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    seat: int
+    user_id: int | None  # None for a robot
+    side: int  # 0..sides-1; in pairs seats 0,2 are side 0
+    won: bool  # the seat's side won the game
+    abandoned: bool
+    ip_address: str | None  # as seen when the game started
+
+
+def _check_seats(*, variant: str, players: int, pairs: bool, seats: Sequence[SeatResult]) -> None:
+    if variant not in dict(VARIANTS):
+        raise GameResultInvalid(f"unknown variant {variant!r}")
+    if players not in (2, 3, 4) or (pairs and players != 4):
+        raise GameResultInvalid(f"{players} players{' in pairs' if pairs else ''} is no game")
+    if sorted(seat.seat for seat in seats) != list(range(players)):
+        raise GameResultInvalid(f"seats {[seat.seat for seat in seats]} for {players} players")
+    humans = [seat.user_id for seat in seats if seat.user_id is not None]
+    if len(set(humans)) != len(humans):
+        raise GameResultInvalid("a player sits twice")
+    sides = 2 if pairs else players
+    if any(seat.side != (seat.seat % 2 if pairs else seat.seat) for seat in seats):
+        raise GameResultInvalid(f"sides {[seat.side for seat in seats]} for {sides} sides")
+    winning = {seat.side for seat in seats if seat.won}
+    if len(winning) != 1:
+        raise GameResultInvalid(f"{len(winning)} winning sides")
+
+
+def shared_ip_note(seats: Iterable[SeatResult]) -> str:
+    """Which registered players shared an address at the start, or "" if none did.
+
+    >>> shared_ip_note([SeatResult(0, 1, 0, True, False, "192.0.2.1"),
+    ...                 SeatResult(1, 2, 1, False, False, "192.0.2.1")])
+    '192.0.2.1: players 1, 2'
+    """
+    by_ip: dict[str, set[int]] = defaultdict(set)
+    for seat in seats:
+        if seat.user_id is not None and seat.ip_address:
+            by_ip[seat.ip_address].add(seat.user_id)
+    return "; ".join(
+        f"{ip}: players {', '.join(str(pk) for pk in sorted(users))}"
+        for ip, users in sorted(by_ip.items())
+        if len(users) > 1
+    )
+
+
+def game_result_submit(
+    *,
+    game_id: int,
+    variant: str,
+    players: int,
+    pairs: bool,
+    deals_to_win: int,
+    competitive: bool,
+    stake: int,
+    finished_at: datetime,
+    seats: Sequence[SeatResult],
+) -> GameResult:
+    """Record a finished game for the awards, inside the caller's transaction (the one that
+    finishes the game); idempotent by game_id. Queues rankings.tasks.award_game(game_id)
+    with transaction.on_commit.
+
+    A table where two registered players shared an IP address is recorded as excluded: it
+    still pays, but counts toward no leaderboard. Raises `GameResultInvalid` on seats that
+    do not make a game. Locks nothing: the unique `game_id` settles a race.
+    """
+    _check_seats(variant=variant, players=players, pairs=pairs, seats=seats)
+    if deals_to_win < 1:
+        raise GameResultInvalid(f"{deals_to_win} deals to win")
+    with transaction.atomic():
+        existing = GameResult.objects.filter(game_id=game_id).first()
+        if existing is not None:
+            return existing
+        note = shared_ip_note(seats)
+        try:
+            with transaction.atomic():
+                result = GameResult.objects.create(
+                    game_id=game_id,
+                    variant=variant,
+                    players=players,
+                    pairs=pairs,
+                    deals_to_win=deals_to_win,
+                    competitive=competitive,
+                    stake=stake,
+                    finished_at=finished_at,
+                    exclusion=GameResult.Exclusion.SAME_IP if note else "",
+                    exclusion_note=note,
+                    excluded_at=timezone.now() if note else None,
+                )
+        except IntegrityError:
+            return GameResult.objects.get(game_id=game_id)
+        GameResultSeat.objects.bulk_create(
+            GameResultSeat(
+                result=result,
+                seat=seat.seat,
+                user_id=seat.user_id,
+                side=seat.side,
+                won=seat.won,
+                abandoned=seat.abandoned,
+                ip_address=seat.ip_address or None,
+            )
+            for seat in sorted(seats, key=lambda seat: seat.seat)
+        )
+        transaction.on_commit(lambda: _queue_award(game_id))
+    return result
+
+
+def _queue_award(game_id: int) -> None:
+    from rankings.tasks import award_game
+
+    award_game.delay(game_id)
+
+
+ALL_TIME = date(1970, 1, 1)
+
+
+def board_periods(when: datetime) -> list[tuple[str, date]]:
+    """The leaderboard periods a moment falls in: all time, its week (from Monday, UTC) and
+    its month.
+
+    >>> thursday = datetime(2026, 11, 26, 23, 0, tzinfo=UTC)
+    >>> [(period, str(start)) for period, start in board_periods(thursday)]
+    [('all', '1970-01-01'), ('week', '2026-11-23'), ('month', '2026-11-01')]
+    """
+    day = when.astimezone(UTC).date()
+    return [
+        (BoardRow.Period.ALL.value, ALL_TIME),
+        (BoardRow.Period.WEEK.value, day - timedelta(days=day.weekday())),
+        (BoardRow.Period.MONTH.value, day.replace(day=1)),
+    ]
+
+
+def _board_add(result: GameResult, seats: Sequence[GameResultSeat], sign: int) -> None:
+    """Add (sign 1) or take back (sign -1) a counting game's seats on every leaderboard row
+    they belong to, in one statement. Rows are written in a fixed order, so two awards over
+    the same players wait for each other instead of deadlocking."""
+    rows = sorted(
+        (seat.user_id, period, start, variant, seat)
+        for seat in seats
+        if seat.user_id is not None
+        for period, start in board_periods(result.finished_at)
+        for variant in ("", result.variant)
+    )
+    if not rows:
+        return
+    table = connection.ops.quote_name(BoardRow._meta.db_table)
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
+    params: list = []
+    for user_id, period, start, variant, seat in rows:
+        params += [
+            period,
+            start,
+            variant,
+            user_id,
+            sign * seat.xp,
+            sign,
+            sign * int(seat.credited_win),
+            sign * seat.chips_net,
+        ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (period, start, variant, user_id, xp, games, wins, chips) "
+            f"VALUES {values} ON CONFLICT (period, start, variant, user_id) DO UPDATE SET "
+            f"xp = {table}.xp + EXCLUDED.xp, games = {table}.games + EXCLUDED.games, "
+            f"wins = {table}.wins + EXCLUDED.wins, chips = {table}.chips + EXCLUDED.chips",
+            params,
+        )
+
+
+def _stakes_by_user(game_id: int) -> dict[int, int]:
+    rows = (
+        LedgerEntry.objects.filter(
+            destination__game_id=game_id,
+            destination__kind=ChipAccount.Kind.POT,
+            transfer__reason=Reason.STAKE,
+        )
+        .values("source__user")
+        .annotate(total=Sum("amount"))
+        .order_by("source__user")
+    )
+    return {row["source__user"]: row["total"] for row in rows}
+
+
+def _test_pause() -> None:
+    # Tests only: hold the award open so that a test can kill the worker running it.
+    pause = getattr(settings, "RANKINGS_AWARD_TEST_PAUSE", 0)
+    if pause:
+        time.sleep(pause)
+
+
+@transaction.atomic
+def game_result_award(*, game_id: int) -> GameResult | None:
+    """Pay a finished game's pot and XP and put it on the leaderboards, exactly once.
+
+    Locks the result's row first: a second run, even at the same instant in another
+    process, waits and then finds it awarded. The transfers, the XP events, the
+    leaderboard rows and `awarded_at` commit together, or not at all. Every ledger key
+    comes from the game id, so even a run that lost its lock cannot pay twice.
+    Practice games get `awarded_at` and nothing else. None when no such result exists.
+    """
+    result = GameResult.objects.select_for_update().filter(game_id=game_id).first()
+    if result is None or result.awarded_at is not None:
+        return result
+    _test_pause()
+    seats = list(result.seats.select_related("user").order_by("seat"))
+    if result.competitive:
+        staked = _stakes_by_user(game_id)
+        winners = [seat for seat in seats if seat.user_id and seat.credited_win]
+        if staked:
+            transfer = _settle_pot(
+                game_id=game_id, winners=[seat.user for seat in winners], key=f"award:{game_id}:pot"
+            )
+            paid = {
+                entry.destination.user_id: entry.amount
+                for entry in transfer.entries.select_related("destination")
+            }
+        else:
+            paid = {}
+        for seat in seats:
+            if seat.user_id is None:
+                continue  # robots earn nothing
+            seat.staked = staked.get(seat.user_id, 0)
+            seat.chips = paid.get(seat.user_id, 0)
+            seat.xp = xp_for_game(
+                players=result.players,
+                pairs=result.pairs,
+                deals_to_win=result.deals_to_win,
+                won=seat.credited_win,
+            )
+            xp_award(
+                user=seat.user,
+                amount=seat.xp,
+                reason=XpEvent.Reason.WON if seat.credited_win else XpEvent.Reason.LOST,
+                key=f"award:{game_id}:xp:{seat.user_id}",
+                game_id=game_id,
+            )
+        GameResultSeat.objects.bulk_update(seats, ["staked", "chips", "xp"])
+        if result.counts:
+            _board_add(result, seats, sign=1)
+    result.awarded_at = timezone.now()
+    result.save(update_fields=["awarded_at"])
+    return result
+
+
+def game_results_unawarded(*, older_than: timedelta = timedelta(0)) -> list[int]:
+    """Game ids of results still waiting for their award, submitted before now - older_than."""
+    return list(
+        GameResult.objects.filter(
+            awarded_at__isnull=True, submitted_at__lte=timezone.now() - older_than
+        )
+        .order_by("submitted_at")
+        .values_list("game_id", flat=True)[:1000]
+    )
+
+
+@transaction.atomic
+def game_result_exclude(*, result: GameResult, moderator: User, reason: str) -> bool:
+    """A moderator takes a game off the leaderboards (collusion). Its chips and XP stay
+    paid; the result and its seats stay. False when it was already excluded.
+
+    Locks the result's row, so an award running at the same moment either counted the game
+    first (and this takes it back) or finds it excluded.
+    """
+    if not reason.strip():
+        raise ModerationError(_("Excluding a game needs a reason."))
+    locked = GameResult.objects.select_for_update().get(pk=result.pk)
+    if locked.exclusion:
+        return False
+    if locked.awarded_at is not None and locked.competitive:
+        _board_add(locked, list(locked.seats.order_by("seat")), sign=-1)
+    locked.exclusion = GameResult.Exclusion.MODERATOR
+    locked.exclusion_note = reason.strip()
+    locked.excluded_by = moderator
+    locked.excluded_at = timezone.now()
+    locked.save(update_fields=["exclusion", "exclusion_note", "excluded_by", "excluded_at"])
+    return True

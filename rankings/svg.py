@@ -1,5 +1,6 @@
 """SVG drawn on the server: grade badges and the XP-over-time chart. No chart library."""
 
+import functools
 import math
 from collections.abc import Sequence
 from datetime import datetime
@@ -7,6 +8,7 @@ from datetime import datetime
 from django.utils.formats import date_format
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from rankings.grades import GRADES, Grade
@@ -22,7 +24,16 @@ def _star(cx: float, cy: float, r: float) -> str:
 
 
 def grade_badge_svg(grade: Grade, *, size: int = 48) -> SafeString:
-    """A round badge: the grade's colours, a coin of oros in the middle, one star per rank."""
+    """A round badge: the grade's colours, a coin of oros in the middle, one star per rank.
+
+    Drawn once per grade, size and language: a leaderboard page shows fifty.
+    """
+    return _badge(grade.code, size, get_language())
+
+
+@functools.lru_cache(maxsize=256)
+def _badge(code: str, size: int, language: str | None) -> SafeString:
+    grade = next(grade for grade in GRADES if grade.code == code)
     stars = []
     for i in range(grade.stars):
         # Spread the stars along the lower arc of the ring.

@@ -2,25 +2,71 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
 from rankings import selectors
 from rankings.grades import GRADES
+from rankings.models import VARIANTS
 from rankings.services import DailyBonusAlreadyClaimed, DailyBonusNotNeeded, chips_daily_bonus
+
+BOARD_LABELS = {
+    "xp": _("Experience"),
+    "week": _("This week"),
+    "month": _("This month"),
+    "chips": _("Chips"),
+}
+
+
+def board_url(*, board: str, variant: str = "", page: int = 1) -> str:
+    """The address of one leaderboard page: every board has its own, for links and history."""
+    query = {"board": board}
+    if variant:
+        query["variant"] = variant
+    if page > 1:
+        query["page"] = page
+    return f"{reverse('rankings')}?{urlencode(query)}"
 
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    return render(
-        request,
-        "rankings/leaderboard.html",
-        {
-            "by_xp": selectors.leaderboard_by_xp(limit=20),
-            "by_chips": selectors.leaderboard_by_chips(limit=20),
-            "grades": GRADES,
-        },
-    )
+    """The leaderboards, public. An htmx request gets the board alone, to swap in place."""
+    board = request.GET.get("board", "xp")
+    board = board if board in selectors.BOARDS else "xp"
+    variant = request.GET.get("variant", "")
+    variant = variant if variant in dict(VARIANTS) else ""
+    try:
+        page = int(request.GET.get("page", "1"))
+    except ValueError:
+        page = 1
+    result = selectors.leaderboard(board=board, variant=variant, page=page, viewer=request.user)
+    context = {
+        "result": result,
+        "board_label": BOARD_LABELS[board],
+        "boards": [
+            {"label": label, "url": board_url(board=code, variant=variant), "active": code == board}
+            for code, label in BOARD_LABELS.items()
+        ],
+        "scopes": [
+            {"label": label, "url": board_url(board=board, variant=code), "active": code == variant}
+            for code, label in (("", _("All variants")), *VARIANTS)
+        ],
+        "previous_url": board_url(board=board, variant=variant, page=result.page - 1)
+        if result.page > 1
+        else None,
+        "next_url": board_url(board=board, variant=variant, page=result.page + 1)
+        if result.page < result.pages
+        else None,
+        "my_url": board_url(board=board, variant=variant, page=result.viewer_page)
+        if result.viewer_page
+        else None,
+        "grades": GRADES,
+    }
+    template = "rankings/leaderboard.html"
+    return render(request, f"{template}#board" if request.htmx else template, context)
 
 
 @login_required
@@ -29,9 +75,11 @@ def daily_bonus(request: HttpRequest) -> HttpResponse:
     try:
         chips_daily_bonus(user=request.user)
     except DailyBonusAlreadyClaimed:
-        messages.info(request, _("You already had today's bonus. Come back tomorrow."))
+        messages.info(request, gettext("You already had today's bonus. Come back tomorrow."))
     except DailyBonusNotNeeded:
-        messages.info(request, _("The daily bonus is for players with fewer than 1,000 chips."))
+        messages.info(
+            request, gettext("The daily bonus is for players with fewer than 1,000 chips.")
+        )
     else:
-        messages.success(request, _("100 chips added: today's bonus."))
+        messages.success(request, gettext("100 chips added: today's bonus."))
     return redirect(request.user)

@@ -198,17 +198,9 @@ def daphne_server(transactional_db, tmp_path):
         log.close()
 
 
-@pytest.fixture
-def celery_worker(transactional_db, tmp_path):
-    """A real Celery worker process on the Redis broker, on its own queue and the test database."""
-    if not os.environ.get("REDIS_URL"):
-        pytest.fail("a real Celery worker needs REDIS_URL")
-    from tute_site.celery import app
-
-    queue = f"test-{uuid.uuid4().hex[:10]}"
-    previous_queue = app.conf.task_default_queue
-    app.conf.task_default_queue = queue
-    log_path = tmp_path / "celery.log"
+def start_celery_worker(queue: str, log_path: Path, **env: str) -> subprocess.Popen:
+    """Start a real Celery worker process on `queue`, on the test database; wait until it is
+    ready. `env` adds environment variables (e.g. test-only settings)."""
     log = log_path.open("w")
     process = subprocess.Popen(
         [
@@ -228,21 +220,46 @@ def celery_worker(transactional_db, tmp_path):
             "--loglevel=INFO",
         ],
         cwd=ROOT,
-        env=_child_env(database_url_for_tests()),
+        env=_child_env(database_url_for_tests(), **env),
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+    log.close()
+    deadline = time.monotonic() + 60
+    while "ready." not in log_path.read_text():
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop(process, timeout=5)
+            raise RuntimeError(f"Celery worker did not start:\n{log_path.read_text()}")
+        time.sleep(0.2)
+    return process
+
+
+@pytest.fixture
+def celery_queue(transactional_db):
+    """The Celery app, sending tasks to a queue of this test's own. Yields the queue's name."""
+    if not os.environ.get("REDIS_URL"):
+        pytest.fail("a real Celery worker needs REDIS_URL")
+    from tute_site.celery import app
+
+    queue = f"test-{uuid.uuid4().hex[:10]}"
+    previous_queue = app.conf.task_default_queue
+    app.conf.task_default_queue = queue
     try:
-        deadline = time.monotonic() + 60
-        while "ready." not in log_path.read_text():
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"Celery worker did not start:\n{log_path.read_text()}")
-            time.sleep(0.2)
-        yield app
+        yield queue
     finally:
         app.conf.task_default_queue = previous_queue
+
+
+@pytest.fixture
+def celery_worker(celery_queue, tmp_path):
+    """A real Celery worker process on the Redis broker, on its own queue and the test database."""
+    from tute_site.celery import app
+
+    process = start_celery_worker(celery_queue, tmp_path / "celery.log")
+    try:
+        yield app
+    finally:
         stop(process, timeout=15)
-        log.close()
 
 
 @pytest.fixture

@@ -168,12 +168,30 @@ else:
 
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A task whose worker died unacknowledged goes back to the queue after this many seconds.
+# Our tasks are idempotent, so a long task delivered twice does no harm.
+_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": _VISIBILITY_TIMEOUT,
+    # How often a worker looks for such tasks (a cheap Redis scan): every 10 s at most.
+    "unacked_restore_interval": max(1, min(10, _VISIBILITY_TIMEOUT // 3)),
+    "unacked_restore_throttle": 1,
+}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
+# Celery beat (`celery -A tute_site beat`) runs the sweep that awards any finished game whose
+# award task was lost. The embedded default has no beat: there, awards run on commit.
+CELERY_BEAT_SCHEDULE = {
+    "rankings-award-sweep": {"task": "rankings.award_sweep", "schedule": 60.0},
+}
+
+# Tests only: seconds the award task waits while holding its lock, so that a test can kill
+# the worker running it.
+RANKINGS_AWARD_TEST_PAUSE = float(os.environ.get("RANKINGS_AWARD_TEST_PAUSE", "0"))
 
 # --- Accounts -------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

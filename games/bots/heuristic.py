@@ -39,11 +39,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import Action, SeatView
+from games.engine import Action, SeatView, rulebook
 from games.engine.cards import POINTS_OF, SUIT_OF, SUITS, caballo, rey
+from games.engine.rulebook import beats, follower_duties
 
 from . import countout
-from .knowledge import Knowledge, beats, place
+from .knowledge import Knowledge, place
 
 # Weights, in deal points or chances, set with ``python -m games.bots arena`` runs against
 # ``random``; moving any one of them a little changes the win rate by a point or two at most.
@@ -173,11 +174,7 @@ def _without(cards: list[int], card: int) -> list[int]:
 
 def duty_replies(hand: list[int], lead: int, trump: int) -> list[int]:
     """The cards a second player may answer ``lead`` with under the duties of §5."""
-    led = SUIT_OF[lead]
-    follow = [c for c in hand if SUIT_OF[c] == led]
-    if follow:
-        return [c for c in follow if c < lead] or follow
-    return [c for c in hand if SUIT_OF[c] == trump] or list(hand)
+    return follower_duties(sorted(hand), SUIT_OF[lead], lead, trump)
 
 
 # ---------------------------------------------------------------------- pocha's bid
@@ -341,33 +338,31 @@ def later_trick_points(k: Knowledge) -> float:
 
 
 def cante_value(k: Knowledge, suit: int) -> int:
-    return 40 if suit == k.trump else 20
+    return rulebook.cante_value(suit, k.trump)
 
 
 def can_sing_later(k: Knowledge) -> bool:
     """Whether a trick won later in this deal can still bring a cante."""
+    return len(k.hand) > 1 and _trick_opens_cantes(k)
+
+
+def _trick_opens_cantes(k: Knowledge) -> bool:
+    """Whether winning the trick now being played would open a moment to sing (§7): the
+    stock the engine checks is the one left after this trick's draws."""
     rules = k.view.options.rules
-    if not rules.cantes:
-        return False
-    if rules.cante_needs_stock:
-        return k.view.stock_size > 2  # the trick that empties the stock gives no cante
-    return len(k.hand) > 1
+    after_draws = max(0, k.view.stock_size - k.n) if rules.has_stock else 0
+    return rulebook.may_sing_after_trick(rules.cantes, rules.cante_needs_stock, after_draws)
 
 
 def singable_suits(k: Knowledge) -> list[int]:
     """Suits whose rey and caballo I hold and nobody has sung."""
-    sung = {SUITS.index(s) for _, s, _ in k.view.cantes}
-    return [
-        s for s in range(4) if s not in sung and rey(s) in k.hand_set and caballo(s) in k.hand_set
-    ]
+    sung = sum(1 << rey(SUITS.index(s)) for _, s, _ in k.view.cantes)
+    return rulebook.held_pairs(sum(1 << c for c in k.hand), sung)
 
 
 def sing_bonus(k: Knowledge) -> float:
     """Winning this trick lets me sing my best pair right after it."""
-    rules = k.view.options.rules
-    if not rules.cantes or len(k.hand) == 1:
-        return 0.0
-    if rules.cante_needs_stock and k.view.stock_size <= 2:
+    if len(k.hand) == 1 or not _trick_opens_cantes(k):
         return 0.0
     suits = singable_suits(k)
     if not suits:

@@ -6,11 +6,10 @@ shows the rey and caballo) and exchanges. Cards are handled as the engine's card
 (``suit * 10 + place``, place 0 the as and 9 the 2), so within a suit a smaller int is a
 stronger card.
 
-From the tricks played under the duties of RULES.md §5 the seat learns *ceilings*: a
-follower who did not follow suit holds none of it, one who did not beat holds nothing
-above the winning card, one who could not trump holds no trump. Those limits make the
-chance that another seat holds a given card, which the heuristic robot uses to judge
-whether a card will win a trick.
+What the seat knows for sure (cards unseen, their known holders, and the *ceilings* the
+duties of RULES.md §5 reveal) comes from the engine's :func:`games.engine.known_cards`.
+Here those limits become the chance that another seat holds a given card, which the
+heuristic robot uses to judge whether a card will win a trick.
 
 >>> import random
 >>> from games.engine import new_game
@@ -22,31 +21,17 @@ whether a card will win a trick.
 
 from __future__ import annotations
 
-from games.engine import SeatView
-from games.engine.cards import POINTS_OF, SUIT_OF, SUITS, caballo, deck_for, rey
+from games.engine import SeatView, known_cards
+from games.engine.cards import POINTS_OF, SUIT_OF, SUITS, deck_for
+from games.engine.inference import NO_CARD
+from games.engine.rulebook import beats, full_duties_apply, must_answer_lead, trick_winner
 
-NO_CARD = 10  # a ceiling of 10: the seat holds no card of that suit
+__all__ = ["NO_CARD", "Knowledge", "beats", "place", "suit_cards"]
 
 
 def place(card: int) -> int:
     """0 for the as up to 9 for the 2: smaller is stronger within a suit."""
     return card % 10
-
-
-def beats(card: int, best: int, trump: int) -> bool:
-    """Whether ``card`` takes the trick from ``best``, the card winning it so far."""
-    if SUIT_OF[card] == SUIT_OF[best]:
-        return card < best
-    return SUIT_OF[card] == trump
-
-
-def trick_winner(plays: list[tuple[int, int]], trump: int) -> tuple[int, int]:
-    """(seat, card) winning a trick of (seat, card) plays so far."""
-    win_seat, win_card = plays[0]
-    for seat, card in plays[1:]:
-        if beats(card, win_card, trump):
-            win_seat, win_card = seat, card
-    return win_seat, win_card
 
 
 def suit_cards(suit: int) -> range:
@@ -99,7 +84,9 @@ class Knowledge:
         self.trick = [(s, c.index) for s, c in view.trick]
         self.led = SUIT_OF[self.trick[0][1]] if self.trick else -1
         if self.trick:
-            self.win_seat, self.win_card = trick_winner(self.trick, self.trump)
+            cards = [c for _, c in self.trick]
+            best = trick_winner(cards, self.trump)
+            self.win_seat, self.win_card = self.trick[best][0], cards[best]
         else:
             self.win_seat, self.win_card = -1, -1
         self.played = {c.index for t in view.tricks for _, c in t}
@@ -113,74 +100,20 @@ class Knowledge:
     def _duties_now(self) -> bool:
         """Whether followers of the current trick must follow, beat and trump (§5)."""
         rules = self.view.options.rules
-        return not rules.has_stock or self.view.stock_size == 0 or rules.stock_play == "strict"
+        return full_duties_apply(rules.has_stock, rules.stock_play, self.view.stock_size)
 
     def _learn(self) -> None:
-        view, trump = self.view, self.trump
-        face_up = view.trump_card.index if view.trump_card is not None else -1
-        rules = view.options.rules
-        deal_size = rules.ladder[view.deal_number] if rules.ladder else rules.hand_size
-        dealt_all = not rules.has_stock and self.n * deal_size == len(self.deck)
-        trump_card_visible = not dealt_all and (view.trump_in_stock or not rules.has_stock)
-        self.unseen = {
-            c
-            for c in self.deck
-            if c not in self.hand_set
-            and c not in self.played
-            and not (trump_card_visible and c == face_up)
-        }
-        holder: dict[int, int] = {}
-        for seat, suit_letter, _value in view.cantes:
-            suit = SUITS.index(suit_letter)
-            holder[rey(suit)] = holder[caballo(suit)] = seat
-        for seat, _gave, took in view.exchanges:
-            holder[took.index] = seat
-        if dealt_all and view.dealer is not None:
-            holder[face_up] = view.dealer
-        self.holder = {c: s for c, s in holder.items() if c in self.unseen and s != self.seat}
-        if rules.has_stock:
-            self.outside = view.stock_size - view.trump_in_stock
-        else:
-            self.outside = len(self.deck) - self.n * deal_size - (not dealt_all)
-        self.free = {s: view.hand_sizes[s] for s in self.others}
+        known = known_cards(self.view)
+        self.unseen = set(known.unseen)
+        self.holder = dict(known.holder)
+        self.outside = known.outside
+        self.ceiling = {s: list(known.ceiling[s]) for s in self.others}
+        self.free = {s: self.view.hand_sizes[s] for s in self.others}
         for s in self.holder.values():
             self.free[s] -= 1
-        self.ceiling = {s: [0, 0, 0, 0] for s in self.others}
-        if not rules.has_stock:  # with a stock, draws refill hands and voids do not last
-            for t in view.tricks:
-                self._learn_from_trick([(s, c.index) for s, c in t], trump)
-            if self.trick:
-                self._learn_from_trick(self.trick, trump)
         self._prob: dict[tuple[int, int], float] = {}
         self._voids: dict[tuple[int, int], float] = {}
         self._tabulate()
-
-    def _learn_from_trick(self, plays: list[tuple[int, int]], trump: int) -> None:
-        """Ceilings from one trick played under the duties of §5."""
-        led = SUIT_OF[plays[0][1]]
-        win = plays[0][1]
-        for seat, card in plays[1:]:
-            if seat != self.seat:
-                self._learn_from_follow(seat, card, led, win, trump)
-            if beats(card, win, trump):
-                win = card
-
-    def _learn_from_follow(self, seat: int, card: int, led: int, win: int, trump: int) -> None:
-        ceiling = self.ceiling[seat]
-        suit = SUIT_OF[card]
-        if suit == led:
-            # Following under a led-suit winner: not beating means nothing above it was held.
-            if SUIT_OF[win] == led and card > win:
-                ceiling[led] = max(ceiling[led], place(win) + 1)
-            return
-        ceiling[led] = NO_CARD
-        if suit == trump:
-            if SUIT_OF[win] == trump and card > win:
-                ceiling[trump] = max(ceiling[trump], place(win) + 1)
-        elif SUIT_OF[win] == trump:
-            ceiling[trump] = max(ceiling[trump], place(win) + 1)
-        else:
-            ceiling[trump] = NO_CARD
 
     # ------------------------------------------------------------------ questions
 
@@ -274,10 +207,11 @@ class Knowledge:
         return higher_p + (1.0 - higher_p) * self.p_void(seat, led) * trump_p
 
     def _must_follow(self, led: int) -> bool:
-        if self.duties:
-            return True
-        # follow_trump while the stock lasts: only a trump lead must be answered (§5).
-        return self.view.options.rules.stock_play == "follow_trump" and led == self.trump
+        """Whether a follower holding the led suit must play it now (§5)."""
+        rules = self.view.options.rules
+        return must_answer_lead(
+            rules.has_stock, rules.stock_play, self.view.stock_size, led, self.trump
+        )
 
     def p_holds_after(self, card: int, led: int) -> float:
         """Chance that ``card``, if it wins the trick now, is not taken by an opponent

@@ -30,9 +30,10 @@ from .actions import Action, IllegalAction, MalformedAction
 from .cards import CARDS, Card
 from .deal import Deal, InvalidRecord, deal_cards
 from .determinize import determinize
+from .inference import KnownCards, known_cards
 from .options import OptionError, Options, Rules
-from .record import from_record, parse_record, to_record
-from .state import GameState, Outcome, new_game
+from .record import parse_record, to_record
+from .state import GameState, Outcome, from_record, new_game
 from .view import SeatView
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "GameState",
     "IllegalAction",
     "InvalidRecord",
+    "KnownCards",
     "MalformedAction",
     "OptionError",
     "Options",
@@ -52,6 +54,7 @@ __all__ = [
     "deal_cards",
     "determinize",
     "from_record",
+    "known_cards",
     "new_game",
     "parse_record",
     "to_record",

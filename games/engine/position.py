@@ -10,7 +10,7 @@ Only deals without a stock or bids are supported (tute for 3 and 4 players), whe
 card is in some hand. The position is for playouts: it has no record of the real deal.
 
 >>> import random
->>> from games.engine.state import new_game
+>>> from games.engine import new_game
 >>> g = new_game({"players": 4}, random.Random(5), first_dealer=0)
 >>> for _ in range(6):
 ...     g.apply(g.legal_actions_for(g.turn)[0])
@@ -19,14 +19,15 @@ card is in some hand. The position is for playouts: it has no record of the real
 >>> p = position_from_view(view, guess)
 >>> p.legal_actions() == g.legal_actions(), p.points == g.points, p.trick == g.trick
 (True, True, True)
+>>> p.view(1) == view
+True
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import SUIT_OF, SUITS, rey
-from .determinize import trick_winner_seat
+from .cards import SUITS
 from .state import PLAY, GameState
 from .view import SeatView
 
@@ -48,43 +49,16 @@ def position_from_view(view: SeatView, hands: Sequence[Sequence[int]]) -> GameSt
         raise ValueError("The guessed hands must keep the seat's own hand.")
     if tuple(len(h) for h in hands) != view.hand_sizes:
         raise ValueError("The guessed hands must have the sizes the view shows.")
-
-    state = GameState(view.options)
-    state.score = list(view.score)
-    state.deal_index = view.deal_number
-    state.first_dealer = view.dealer
-    state.phase = PLAY
-    state.dealer = view.dealer
-    state.leader = view.leader
-    state.turn = view.turn
-    state.hands = [sorted(h) for h in hands]
-    state.masks = [sum(1 << c for c in h) for h in hands]
-    state.trump = SUITS.index(view.trump_suit)
-    state.trump_card = view.trump_card.index
-    state.tricks = [(t[0][0], [c.index for _, c in t]) for t in view.tricks]
-    state.tricks_won = list(view.tricks_won)
-    state.points = list(view.points)
-
-    def won_by(leader: int, cards: list[int]) -> int:
-        return trick_winner_seat(state.trump, state.n, leader, cards)
-
-    for number, (leader, cards) in enumerate(state.tricks, start=1):
-        seat = won_by(leader, cards)
-        state.last_win[state.side_of[seat]] = number
-    if view.trick:
-        state.trick = [c.index for _, c in view.trick]
-        state.trick_leader = view.trick[0][0]
-        state.led = SUIT_OF[state.trick[0]]
-        state.win_seat = won_by(state.trick_leader, state.trick)
-        state.win_card = state.trick[(state.win_seat - state.trick_leader) % state.n]
-    elif state.tricks:
-        last_leader, last_cards = state.tricks[-1]
-        state.moment_all = state.moment_seats[won_by(last_leader, last_cards)]
-    state.moment = tuple(view.cante_open)
-    for seat, suit_letter, value in view.cantes:
-        suit = SUITS.index(suit_letter)
-        state.cantes.append((seat, suit, value))
-        state.sung |= 1 << rey(suit)
-        state.sang[seat] = True
-    state.tute = view.tute
-    return state
+    return GameState.in_play(
+        view.options,
+        deal_index=view.deal_number,
+        dealer=view.dealer,  # type: ignore[arg-type]
+        score=view.score,
+        hands=hands,
+        trump_card=view.trump_card.index,  # type: ignore[union-attr]
+        tricks=[(t[0][0], [c.index for _, c in t]) for t in view.tricks],
+        trick=[c.index for _, c in view.trick],
+        cantes=[(seat, SUITS.index(suit), value) for seat, suit, value in view.cantes],
+        cante_open=view.cante_open,
+        tute=view.tute,
+    )

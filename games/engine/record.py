@@ -1,7 +1,7 @@
 """Game records (NOTATION.md): the stored truth of a game, like a chess PGN.
 
 >>> import random
->>> from games.engine.state import new_game
+>>> from games.engine import from_record, new_game
 >>> g = new_game({"players": 3}, random.Random(2))
 >>> g.apply(g.legal_actions_for(g.turn)[0])
 >>> rec = to_record(g)
@@ -24,12 +24,14 @@ Choices where NOTATION.md leaves room:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .actions import Action, IllegalAction, MalformedAction
+from .actions import Action, MalformedAction
 from .deal import Deal, InvalidRecord, check_deal
 from .options import OptionError, Options
-from .state import GameState
+
+if TYPE_CHECKING:  # the state writes and reads records; this module never imports it back
+    from .state import GameState
 
 
 def to_record(state: GameState) -> dict[str, Any]:
@@ -92,26 +94,3 @@ def start_listed_deal(state: GameState, k: int, deal: Deal) -> None:
         state.start_deal(deal)
     except ValueError as exc:
         raise InvalidRecord(str(exc)) from None
-
-
-def from_record(data: Any) -> GameState:
-    """Rebuild the game a record describes.
-
-    Raises :class:`InvalidRecord` for a record that cannot describe a game, and
-    :class:`IllegalAction` for an action that breaks a rule; that exception carries
-    ``index`` (counted across all deals) and ``action``.
-    """
-    options, deals = parse_record(data)
-    state = GameState(options)
-    index = 0
-    for k, (deal, actions) in enumerate(deals):
-        start_listed_deal(state, k, deal)
-        for action in actions:
-            try:
-                state.apply(action)
-            except IllegalAction as exc:
-                exc.index = index  # type: ignore[attr-defined]
-                exc.action = action  # type: ignore[attr-defined]
-                raise
-            index += 1
-    return state

@@ -82,6 +82,16 @@ def full_duties_apply(has_stock: bool, stock_play: str, stock_left: int) -> bool
     return not has_stock or not stock_left or stock_play == STRICT
 
 
+def must_answer_lead(
+    has_stock: bool, stock_play: str, stock_left: int, led: int, trump: int
+) -> bool:
+    """Whether a follower holding cards of the led suit must play one now (§5): under the
+    full duties, and with ``follow_trump`` while the stock lasts when trump was led."""
+    if full_duties_apply(has_stock, stock_play, stock_left):
+        return True
+    return stock_play == FOLLOW_TRUMP and led == trump
+
+
 def follower_duties(hand: list[int], led: int, win: int, trump: int) -> list[int]:
     """The cards a follower may play under the full duties of §5.
 
@@ -162,16 +172,20 @@ def may_sing_after_trick(cantes: bool, cante_needs_stock: bool, stock_left: int)
     return cantes and (not cante_needs_stock or stock_left > 0)
 
 
-def singable_suits(mask: int, sung: int, trump: int) -> list[int]:
-    """Suits a hand (bitmask of card ints) may sing now; ``sung`` has bit ``rey(s)`` set for
-    each suit sung this deal. The 40 is the only choice while it is available (§7)."""
+def held_pairs(mask: int, sung: int) -> list[int]:
+    """Suits whose rey and caballo a hand (bitmask of card ints) holds, not sung this deal;
+    ``sung`` has bit ``rey(s)`` set for each suit sung (§7)."""
     # Bit rey(s) of ``pairs`` is set when the rey and the caballo (next bit) are held.
     pairs = mask & (mask >> 1) & _ALL_REYES & ~sung
-    if not pairs:
+    if not pairs:  # the common case, kept cheap
         return []
-    if pairs >> rey(trump) & 1:
-        return [trump]
     return [s for s in range(4) if pairs >> rey(s) & 1]
+
+
+def singable_suits(mask: int, sung: int, trump: int) -> list[int]:
+    """Suits a hand may sing now: its unsung pairs, the 40 alone while it is there (§7)."""
+    pairs = held_pairs(mask, sung)
+    return [trump] if trump in pairs else pairs
 
 
 def tute_ranks(mask: int) -> list[str]:

@@ -7,9 +7,9 @@ deal ends and the game goes on, ``needs_deal`` is true until :meth:`GameState.st
 
 >>> import random
 >>> state = new_game({"players": 4}, random.Random(3))
->>> state.dealer, state.turn
+>>> state._dealer, state._turn
 (1, 2)
->>> acts = state.legal_actions_for(state.turn)
+>>> acts = state.legal_actions_for(state._turn)
 >>> state.apply(acts[0])
 >>> state.apply(Action.play(0, "1O"))
 Traceback (most recent call last):
@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import secrets
 from bisect import insort
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, NamedTuple
@@ -53,7 +53,9 @@ from typing import Any, NamedTuple
 from .actions import PLAYS, Action, IllegalAction
 from .cards import CARD_TEXT, CARDS, POINTS_OF, SUIT_OF, SUITS, caballo, rey
 from .deal import Deal, check_deal, deal_cards, hand_size
+from .determinize import determinize
 from .options import BIDS, OVER, Options, Rules, as_options
+from .record import parse_record, start_listed_deal, to_record
 from .rulebook import (
     BEATS,
     cante_value,
@@ -64,9 +66,12 @@ from .rulebook import (
     pocha_hand_score,
     singable_suits,
     stock_play_allowed,
+    trick_winner,
+    trick_winner_seat,
     tute_ranks,
     wins_over,
 )
+from .view import SeatView, build_view
 
 # Phases of a deal. DONE covers "before the first deal", "deal over" and "game over".
 BID, CAPOTE, PLAY, DONE = "bid", "capote", "play", "done"
@@ -92,74 +97,76 @@ class GameState:
     """
 
     __slots__ = (
+        "_bids",
         "_cache",
+        "_can_exchange",
+        "_cantes",
+        "_capote_asked",
+        "_capote_made",
+        "_capote_seat",
+        "_capote_turn",
+        "_carry",
         "_deal",
+        "_deal_index",
+        "_deal_winner",
+        "_dealer",
+        "_duties_now",
+        "_exchanged",
+        "_exchanges",
         "_finished",
+        "_first_dealer",
+        "_hand_scores",
+        "_hands",
+        "_last_trick",
+        "_last_win",
+        "_leader",
+        "_led",
         "_log",
+        "_masks",
+        "_moment",
+        "_moment_all",
+        "_moment_seats",
+        "_n",
         "_next_carry",
-        "bids",
-        "can_exchange",
-        "cantes",
-        "capote_asked",
-        "capote_made",
-        "capote_seat",
-        "capote_turn",
-        "carry",
-        "deal_index",
-        "deal_winner",
-        "dealer",
-        "exchanged",
-        "exchanges",
-        "first_dealer",
-        "hand_scores",
-        "hands",
-        "last_trick",
-        "last_win",
-        "leader",
-        "led",
-        "masks",
-        "moment",
-        "moment_all",
-        "moment_seats",
-        "n",
-        "next_seat",
-        "options",
-        "over",
-        "partner",
-        "phase",
-        "points",
-        "rules",
-        "sang",
-        "score",
-        "side_of",
-        "sides",
-        "stock",
-        "sung",
-        "trick",
-        "trick_leader",
-        "tricks",
-        "tricks_won",
-        "trump",
-        "trump_card",
-        "trump_in_stock",
-        "turn",
-        "tute",
-        "win_card",
-        "win_seat",
-        "winner",
+        "_next_seat",
+        "_options",
+        "_over",
+        "_partner",
+        "_phase",
+        "_points",
+        "_rules",
+        "_sang",
+        "_score",
+        "_side_of",
+        "_sides",
+        "_stock",
+        "_sung",
+        "_trick",
+        "_trick_leader",
+        "_tricks",
+        "_tricks_won",
+        "_trump",
+        "_trump_card",
+        "_trump_in_stock",
+        "_turn",
+        "_tute",
+        "_win_card",
+        "_win_seat",
+        "_winner",
     )
 
     def __init__(self, options: Options | Mapping[str, Any] | None = None) -> None:
-        self.options = as_options(options)
-        rules = self.rules = self.options.rules
-        self.n = rules.players
-        self.sides = rules.sides
-        self.side_of, self.partner, self.next_seat, self.moment_seats = _seating(rules)
-        self.score = [0] * self.sides
-        self.first_dealer: int | None = None
-        self.deal_index = -1
-        self.over = False
-        self.winner: int | list[int] | None = None
+        """A game with these options, waiting for its first deal (:meth:`start_deal`)."""
+        self._options = as_options(options)
+        rules = self._rules = self._options.rules
+        self._n = rules.players
+        self._sides = rules.sides
+        self._side_of, self._partner, self._next_seat, self._moment_seats = _seating(rules)
+        self._score = [0] * self._sides
+        self._first_dealer: int | None = None
+        self._deal_index = -1
+        self._over = False
+        self._winner: int | list[int] | None = None
         self._finished: list[tuple[Deal, tuple[Action, ...], _Ended]] = []
         self._deal: Deal | None = None
         self._log: list[Action] = []
@@ -167,40 +174,43 @@ class GameState:
         self._clear_deal()
 
     def _clear_deal(self) -> None:
-        n = self.n
-        self.phase = DONE
-        self.dealer = self.leader = self.turn = -1
-        self.hands: list[list[int]] = [[] for _ in range(n)]  # sorted card ints
-        self.masks = [0] * n  # the same hands as bitmasks (bit c set: card c held)
-        self.trump = -1
-        self.trump_card = -1
-        self.trump_in_stock = False
-        self.stock: list[int] = []  # hidden stock cards, top card LAST so pop() draws it
-        self.trick: list[int] = []
-        self.trick_leader = self.win_card = self.win_seat = self.led = -1
-        self.tricks: list[tuple[int, list[int]]] = []  # (leader, cards in play order)
-        self.tricks_won = [0] * n
-        self.points = [0] * self.sides
-        self.last_win = [-1] * self.sides  # number of the side's latest trick, for ties
-        self.last_trick: int | None = None
-        self.moment: tuple[int, ...] = ()  # seats whose cante moment is open and unused
-        self.moment_all: tuple[int, ...] = ()  # seats who had this moment, used or not
-        self.can_exchange = False
-        self.exchanged = False
-        self.sung = 0  # bit rey(s) set when suit s was sung this deal
-        self.cantes: list[tuple[int, int, int]] = []  # (seat, suit, value)
-        self.sang = [False] * n
-        self.exchanges: list[tuple[int, int, int]] = []  # (seat, card given, card taken)
-        self.capote_seat: int | None = None
-        self.capote_made: bool | None = None
-        self.capote_turn = -1
-        self.capote_asked = False
-        self.carry: list[int] | None = None
-        self.bids: list[int | None] | None = None
-        self.hand_scores: list[int] | None = None
-        self.deal_winner: int | None = None
-        self.tute: tuple[int, str] | None = None
+        """Forget the deal being played: no hands, no tricks, no moment to sing."""
+        n = self._n
+        self._phase = DONE
+        self._dealer = self._leader = self._turn = -1
+        self._hands: list[list[int]] = [[] for _ in range(n)]  # sorted card ints
+        self._masks = [0] * n  # the same hands as bitmasks (bit c set: card c held)
+        self._trump = -1
+        self._trump_card = -1
+        self._trump_in_stock = False
+        self._stock: list[int] = []  # hidden stock cards, top card LAST so pop() draws it
+        self._trick: list[int] = []
+        self._trick_leader = self._win_card = self._win_seat = self._led = -1
+        self._tricks: list[tuple[int, list[int]]] = []  # (leader, cards in play order)
+        self._tricks_won = [0] * n
+        self._points = [0] * self._sides
+        self._last_win = [-1] * self._sides  # number of the side's latest trick, for ties
+        self._last_trick: int | None = None
+        self._moment: tuple[int, ...] = ()  # seats whose cante moment is open and unused
+        self._moment_all: tuple[int, ...] = ()  # seats who had this moment, used or not
+        self._can_exchange = False
+        self._exchanged = False
+        self._sung = 0  # bit rey(s) set when suit s was sung this deal
+        self._cantes: list[tuple[int, int, int]] = []  # (seat, suit, value)
+        self._sang = [False] * n
+        self._exchanges: list[tuple[int, int, int]] = []  # (seat, card given, card taken)
+        self._capote_seat: int | None = None
+        self._capote_made: bool | None = None
+        self._capote_turn = -1
+        self._capote_asked = False
+        self._carry: list[int] | None = None
+        self._bids: list[int | None] | None = None
+        self._hand_scores: list[int] | None = None
+        self._deal_winner: int | None = None
+        self._tute: tuple[int, str] | None = None
         self._cache: tuple[int, list[int]] | None = None
+        # Whether followers owe the full duties of §5 now; it changes only with the stock.
+        self._duties_now = True
 
     # ------------------------------------------------------------------ dealing
 
@@ -208,106 +218,110 @@ class GameState:
     def needs_deal(self) -> bool:
         """True when the game waits for :meth:`start_deal` (before the first deal, or
         after a deal that did not end the game)."""
-        return self.phase == DONE and not self.over
+        return self._phase == DONE and not self._over
 
     @property
     def deal_over(self) -> bool:
-        return self.phase == DONE and self._deal is not None
+        """True once the deal being played has ended."""
+        return self._phase == DONE and self._deal is not None
 
     @property
     def next_dealer(self) -> int | None:
         """Dealer of the next deal: (first dealer + k) % n; None before the first deal."""
-        if self.first_dealer is None:
+        if self._first_dealer is None:
             return None
-        return (self.first_dealer + self.deal_index + 1) % self.n
+        return (self._first_dealer + self._deal_index + 1) % self._n
 
     def start_deal(self, deal: Deal) -> None:
         """Start the next deal with these cards. ValueError if no deal is due or the cards
         do not fit (wrong dealer, sizes, cards: see :func:`.deal.check_deal`)."""
-        if self.over:
+        if self._over:
             raise ValueError("The game is over; no deal can follow.")
-        if self.phase != DONE:
+        if self._phase != DONE:
             raise ValueError("The current deal is not finished.")
-        k = self.deal_index + 1
-        check_deal(self.rules, k, deal)
-        if self.first_dealer is not None and deal.dealer != self.next_dealer:
+        k = self._deal_index + 1
+        check_deal(self._rules, k, deal)
+        if self._first_dealer is not None and deal.dealer != self.next_dealer:
             raise ValueError(f"Deal {k} must be dealt by seat {self.next_dealer}.")
         if self._deal is not None:
             self._finished.append((self._deal, tuple(self._log), self._ended()))
         carry = self._next_carry
         self._clear_deal()
-        if self.first_dealer is None:
-            self.first_dealer = deal.dealer
-        rules = self.rules
-        self.deal_index = k
+        if self._first_dealer is None:
+            self._first_dealer = deal.dealer
+        rules = self._rules
+        self._deal_index = k
         self._deal = deal
         self._log = []
-        self.dealer = deal.dealer
-        self.leader = self.turn = self.next_seat[deal.dealer]
-        self.hands = [sorted(map(_INDEX, h)) for h in deal.hands]
-        self.masks = [sum(map(_BIT.__getitem__, h)) for h in self.hands]
-        self.trump_card = deal.trump_card.index
-        self.trump = SUIT_OF[self.trump_card]
+        self._dealer = deal.dealer
+        self._leader = self._turn = self._next_seat[deal.dealer]
+        self._hands = [sorted(map(_INDEX, h)) for h in deal.hands]
+        self._masks = [sum(map(_BIT.__getitem__, h)) for h in self._hands]
+        self._trump_card = deal.trump_card.index
+        self._trump = SUIT_OF[self._trump_card]
         if rules.has_stock:
-            self.stock = list(map(_INDEX, reversed(deal.stock)))
-            self.trump_in_stock = True
-        self.carry = carry
+            self._stock = list(map(_INDEX, reversed(deal.stock)))
+            self._trump_in_stock = True
+        self._duties_now = full_duties_apply(rules.has_stock, rules.stock_play, self.stock_left)
+        self._carry = carry
         self._next_carry = None
         if rules.bids:
-            self.bids = [None] * self.n
-            self.phase = BID
+            self._bids = [None] * self._n
+            self._phase = BID
         else:
-            self.phase = PLAY
+            self._phase = PLAY
 
     def deal_next(self, rng: Any = None) -> None:
         """Deal the next deal with ``rng`` (system randomness by default) and start it."""
         dealer = self.next_dealer
         if dealer is None:
             rng = rng if rng is not None else secrets.SystemRandom()
-            dealer = rng.randrange(self.n)
-        self.start_deal(deal_cards(self.options, dealer, rng, self.deal_index + 1))
+            dealer = rng.randrange(self._n)
+        self.start_deal(deal_cards(self._options, dealer, rng, self._deal_index + 1))
 
     # ------------------------------------------------------------------ queries
 
     @property
     def stock_left(self) -> int:
         """Cards still to draw, the face-up trump card included."""
-        return len(self.stock) + self.trump_in_stock
+        return len(self._stock) + self._trump_in_stock
 
     @property
     def hand_size(self) -> int:
-        return hand_size(self.rules, max(self.deal_index, 0))
+        """Cards dealt to each seat in the current (or first) deal."""
+        return hand_size(self._rules, max(self._deal_index, 0))
 
     @property
     def to_move(self) -> int | None:
         """The seat whose bid, capote decision or card the game waits for; None when none.
 
         Seats in a cante moment (``moment``) may act too; see :meth:`legal_actions`."""
-        if self.phase == PLAY or self.phase == BID:
-            return self.turn
-        if self.phase == CAPOTE:
-            return self.capote_turn
+        if self._phase == PLAY or self._phase == BID:
+            return self._turn
+        if self._phase == CAPOTE:
+            return self._capote_turn
         return None
 
     def hand(self, seat: int) -> list[Any]:
         """The cards in ``seat``'s hand, as :class:`Card` objects, sorted."""
-        return [CARDS[c] for c in self.hands[seat]]
+        return [CARDS[c] for c in self._hands[seat]]
 
     def outcome(self) -> Outcome:
-        return Outcome(self.over, self.winner, tuple(self.score))
+        """The game's result so far."""
+        return Outcome(self._over, self._winner, tuple(self._score))
 
     def legal_actions(self) -> dict[int, list[Action]]:
         """Every legal action of every seat that has one, sorted as NOTATION.md says."""
-        phase = self.phase
+        phase = self._phase
         if phase == DONE:
             return {}
-        first = self.capote_turn if phase == CAPOTE else self.turn
-        moment = self.moment
+        first = self._capote_turn if phase == CAPOTE else self._turn
+        moment = self._moment
         if not moment or (len(moment) == 1 and moment[0] == first):
             acts = self.legal_actions_for(first)
             return {first: acts} if acts else {}
         out = {}
-        for seat in sorted({first, *self.moment}):
+        for seat in sorted({first, *self._moment}):
             acts = self.legal_actions_for(seat)
             if acts:
                 out[seat] = acts
@@ -316,31 +330,31 @@ class GameState:
     def legal_actions_for(self, seat: int) -> list[Action]:
         """What ``seat`` may do now, in NOTATION.md order (bid, capote, exchange, play, sing,
         tute). Empty when the seat has nothing to do."""
-        phase = self.phase
-        if phase == PLAY and seat == self.turn and not self.moment and not self.can_exchange:
+        phase = self._phase
+        if phase == PLAY and seat == self._turn and not self._moment and not self._can_exchange:
             # The common case, kept short: a card to play and nothing else to do.
             plays = PLAYS[seat]
-            if not self.trick:
-                return [plays[c] for c in self.hands[seat]]
+            if not self._trick:
+                return [plays[c] for c in self._hands[seat]]
             return [plays[c] for c in self._allowed(seat)]
         if phase == DONE:
             return []
         if phase == BID:
-            if seat != self.turn:
+            if seat != self._turn:
                 return []
-            return [Action(seat, "bid", b) for b in range(len(self.hands[seat]) + 1)]
+            return [Action(seat, "bid", b) for b in range(len(self._hands[seat]) + 1)]
         acts: list[Action] = []
         if phase == CAPOTE:
-            if seat == self.capote_turn:
+            if seat == self._capote_turn:
                 acts += (Action(seat, "capote", False), Action(seat, "capote", True))
-        elif seat == self.turn:
-            if self.can_exchange:
+        elif seat == self._turn:
+            if self._can_exchange:
                 give = self._exchange_card()
-                if give is not None and give in self.hands[seat]:
+                if give is not None and give in self._hands[seat]:
                     acts.append(Action(seat, "exchange", CARDS[give]))
             plays = PLAYS[seat]
             acts += [plays[c] for c in self._allowed(seat)]
-        if seat in self.moment:
+        if seat in self._moment:
             acts += [Action(seat, "sing", SUITS[s]) for s in self._singable(seat)]
             acts += [Action(seat, "tute", r) for r in self._tute_ranks(seat)]
         return acts
@@ -350,31 +364,31 @@ class GameState:
         cache = self._cache
         if cache is not None and cache[0] == seat:
             return cache[1]
-        hand = self.hands[seat]
-        rules = self.rules
-        if not self.trick:
+        hand = self._hands[seat]
+        rules = self._rules
+        if not self._trick:
             allowed = hand
-        elif full_duties_apply(rules.has_stock, rules.stock_play, self.stock_left):
-            allowed = follower_duties(hand, self.led, self.win_card, self.trump)
+        elif self._duties_now:
+            allowed = follower_duties(hand, self._led, self._win_card, self._trump)
         else:
-            allowed = stock_play_allowed(hand, self.led, self.trump, rules.stock_play)
+            allowed = stock_play_allowed(hand, self._led, self._trump, rules.stock_play)
         self._cache = (seat, allowed)
         return allowed
 
     def _exchange_card(self) -> int | None:
         """The card that may be given for the face-up trump card now (§6), or None."""
-        return exchange_card(self.trump_card)
+        return exchange_card(self._trump_card)
 
     def _singable(self, seat: int) -> list[int]:
         """Suits ``seat`` may sing now, the 40 alone when it is available (§7)."""
-        return singable_suits(self.masks[seat], self.sung, self.trump)
+        return singable_suits(self._masks[seat], self._sung, self._trump)
 
     def _tute_ranks(self, seat: int) -> list[str]:
         """The tutes ``seat`` may announce, if its moment allowed (§7): none at a table
         without tute, after a cante of its own this deal, or once capote is declared."""
-        if not self.rules.allow_tute or self.sang[seat] or self.capote_seat is not None:
+        if not self._rules.allow_tute or self._sang[seat] or self._capote_seat is not None:
             return []
-        return tute_ranks(self.masks[seat])
+        return tute_ranks(self._masks[seat])
 
     # ------------------------------------------------------------------ applying
 
@@ -388,39 +402,39 @@ class GameState:
                 card = action.value.index
             except AttributeError:
                 raise IllegalAction("A play needs a card.") from None
-            if self.phase != PLAY or seat != self.turn:
+            if self._phase != PLAY or seat != self._turn:
                 raise IllegalAction(self._why_not_turn(seat))
             cache = self._cache
             allowed = cache[1] if cache is not None and cache[0] == seat else self._allowed(seat)
             if card not in allowed:
                 raise IllegalAction(self._why_not_card(seat, card))
-            self.hands[seat].remove(card)
-            self.masks[seat] ^= 1 << card
+            self._hands[seat].remove(card)
+            self._masks[seat] ^= 1 << card
             self._cache = None
-            trick = self.trick
+            trick = self._trick
             if not trick:
                 # Leading closes the cante moment and the chance to exchange (§6, §7).
-                if self.moment:
-                    self.moment = ()
-                self.can_exchange = False
-                self.led = SUIT_OF[card]
-                self.win_card = card
-                self.win_seat = seat
-                self.trick_leader = seat
-            elif BEATS[self.trump][self.win_card * 40 + card]:
-                self.win_card = card
-                self.win_seat = seat
+                if self._moment:
+                    self._moment = ()
+                self._can_exchange = False
+                self._led = SUIT_OF[card]
+                self._win_card = card
+                self._win_seat = seat
+                self._trick_leader = seat
+            elif BEATS[self._trump][self._win_card * 40 + card]:
+                self._win_card = card
+                self._win_seat = seat
             trick.append(card)
-            if len(trick) == self.n:
+            if len(trick) == self._n:
                 self._end_trick()
             else:
-                self.turn = self.next_seat[seat]
+                self._turn = self._next_seat[seat]
         else:
             seat = action.seat
-            if not isinstance(seat, int) or not 0 <= seat < self.n:
+            if not isinstance(seat, int) or not 0 <= seat < self._n:
                 raise IllegalAction(f"There is no seat {seat!r} at this table.")
-            if self.phase == DONE:
-                raise IllegalAction(_GAME_OVER if self.over else _NO_TURN)
+            if self._phase == DONE:
+                raise IllegalAction(_GAME_OVER if self._over else _NO_TURN)
             handler = getattr(self, "_do_" + kind, None) if isinstance(kind, str) else None
             if handler is None:
                 raise IllegalAction(f"There is no action {kind!r}.")
@@ -428,129 +442,137 @@ class GameState:
         self._log.append(action)
 
     def _end_trick(self) -> None:
-        rules = self.rules
-        w = self.win_seat
-        cards = self.trick
-        self.trick = []
-        self.tricks.append((self.trick_leader, cards))  # the list is never mutated again
-        self.tricks_won[w] += 1
-        side = self.side_of[w]
+        """The trick is complete: its winner takes it and its points, both draw with a stock,
+        and the moment to sing, the exchange, capote or the end of the deal follow (§5-§8)."""
+        rules = self._rules
+        w = self._win_seat
+        cards = self._trick
+        self._trick = []
+        self._tricks.append((self._trick_leader, cards))  # the list is never mutated again
+        self._tricks_won[w] += 1
+        side = self._side_of[w]
         if rules.counts_card_points:
-            self.points[side] += sum(map(POINTS_OF.__getitem__, cards))
-        self.last_win[side] = len(self.tricks)
-        if rules.has_stock and (self.stock or self.trump_in_stock):
+            self._points[side] += sum(map(POINTS_OF.__getitem__, cards))
+        self._last_win[side] = len(self._tricks)
+        if rules.has_stock and (self._stock or self._trump_in_stock):
             # Winner draws first; with one hidden card left the loser gets the trump card.
             self._draw(w)
             self._draw(1 - w)
-        final = not self.hands[w]
+            self._duties_now = full_duties_apply(rules.has_stock, rules.stock_play, self.stock_left)
+        final = not self._hands[w]
         if final:
-            self.last_trick = w
-            self.points[side] += rules.last_trick_bonus
-        self.leader = self.turn = w
-        self.exchanged = False
-        if self.capote_seat is not None:
+            self._last_trick = w
+            self._points[side] += rules.last_trick_bonus
+        self._leader = self._turn = w
+        self._exchanged = False
+        if self._capote_seat is not None:
             # A declared capote: the first trick lost, or the last one won, decides (§8).
-            if w != self.capote_seat:
-                self.capote_made = False
+            if w != self._capote_seat:
+                self._capote_made = False
                 self._finish_deal(w)
             elif final:
-                self.capote_made = True
+                self._capote_made = True
                 self._finish_deal(w)
-            if self.phase == DONE:
+            if self._phase == DONE:
                 return
-        elif self.carry is not None and self._carry_won(w):
+        elif self._carry is not None and self._carry_won(w):
             return
         if final:
             self._score_deal()
             return
         if may_sing_after_trick(rules.cantes, rules.cante_needs_stock, self.stock_left):
-            self.moment = self.moment_all = self.moment_seats[w]
+            self._moment = self._moment_all = self._moment_seats[w]
         else:
-            self.moment_all = ()
+            self._moment_all = ()
         if rules.has_stock:
             # Exchange only while a hidden card is left besides the trump card (§6).
-            self.can_exchange = bool(self.stock) and self.trump_in_stock
-            if rules.capote and not self.capote_asked and not self.stock_left:
-                self.capote_asked = True
-                self.phase = CAPOTE
-                self.capote_turn = w
+            self._can_exchange = bool(self._stock) and self._trump_in_stock
+            if rules.capote and not self._capote_asked and not self.stock_left:
+                self._capote_asked = True
+                self._phase = CAPOTE
+                self._capote_turn = w
 
     def _draw(self, seat: int) -> None:
-        if self.stock:
-            card = self.stock.pop()
+        """``seat`` takes the top card of the stock, or the face-up trump card when only
+        it is left (§5)."""
+        if self._stock:
+            card = self._stock.pop()
         else:
-            card = self.trump_card
-            self.trump_in_stock = False
-        insort(self.hands[seat], card)
-        self.masks[seat] |= 1 << card
+            card = self._trump_card
+            self._trump_in_stock = False
+        insort(self._hands[seat], card)
+        self._masks[seat] |= 1 << card
 
     def _carry_won(self, seat: int) -> bool:
         """Mano de vuelta: the first player over 100 with the carried points wins (§8)."""
-        if wins_over(self.carry[seat] + self.points[seat]):  # type: ignore[index]
+        if wins_over(self._carry[seat] + self._points[seat]):  # type: ignore[index]
             self._finish_deal(seat)
             return True
         return False
 
     def _do_sing(self, seat: int, suit_letter: str) -> None:
-        rules = self.rules
+        """Apply a cante, or raise :class:`IllegalAction` (§7)."""
+        rules = self._rules
         if not rules.cantes:
             raise IllegalAction("There are no cantes in pocha (§9).")
         if not isinstance(suit_letter, str) or len(suit_letter) != 1 or suit_letter not in SUITS:
             raise IllegalAction("A cante names a suit: O, C, E or B.")
         self._check_moment(seat, "sing")
         suit = SUITS.index(suit_letter)
-        hand = self.hands[seat]
-        if self.sung >> rey(suit) & 1:
+        hand = self._hands[seat]
+        if self._sung >> rey(suit) & 1:
             raise IllegalAction("Each suit can be sung only once per deal (§7).")
         if rey(suit) not in hand or caballo(suit) not in hand:
             raise IllegalAction("You need the rey and caballo of a suit to sing it (§7).")
-        if suit != self.trump and self.trump in self._singable(seat):
+        if suit != self._trump and self._trump in self._singable(seat):
             raise IllegalAction("You must sing the 40 in trump before any 20 (§7).")
-        value = cante_value(suit, self.trump)
-        self.sung |= 1 << rey(suit)
-        self.sang[seat] = True
-        self.moment = tuple(s for s in self.moment if s != seat)
-        self.cantes.append((seat, suit, value))
-        self.points[self.side_of[seat]] += value
+        value = cante_value(suit, self._trump)
+        self._sung |= 1 << rey(suit)
+        self._sang[seat] = True
+        self._moment = tuple(s for s in self._moment if s != seat)
+        self._cantes.append((seat, suit, value))
+        self._points[self._side_of[seat]] += value
         self._cache = None
-        if self.carry is not None and self.capote_seat is None:
+        if self._carry is not None and self._capote_seat is None:
             self._carry_won(seat)
 
     def _do_tute(self, seat: int, rank: str) -> None:
-        rules = self.rules
+        """Apply a tute announcement, which ends the game, or raise (§7)."""
+        rules = self._rules
         if not rules.cantes:
             raise IllegalAction("There is no tute in pocha (§9).")
         if rank not in ("11", "12"):
             raise IllegalAction('Tute is announced with "12" (reyes) or "11" (caballos).')
         if not rules.allow_tute:
             raise IllegalAction("Tute is not allowed at this table (§7).")
-        if self.sang[seat]:
+        if self._sang[seat]:
             raise IllegalAction(
                 "Tute may be announced only by a player who has made no cante this deal (§7)."
             )
         self._check_moment(seat, "tute")
-        if self.capote_seat is not None:
+        if self._capote_seat is not None:
             raise IllegalAction("Once capote is declared, nothing else decides the deal (§8).")
         if rank not in self._tute_ranks(seat):
             name = "reyes" if rank == "12" else "caballos"
             raise IllegalAction(f"You need all four {name} to announce tute (§7).")
-        side = self.side_of[seat]
-        self.tute = (seat, rank)
-        self.moment = ()
+        side = self._side_of[seat]
+        self._tute = (seat, rank)
+        self._moment = ()
         self._finish_deal(side, tute=True)
 
     def _check_moment(self, seat: int, what: str) -> None:
-        if seat in self.moment:
+        """Raise unless ``seat``'s moment to sing is open now (§7); changes nothing."""
+        if seat in self._moment:
             return
-        if seat in self.moment_all and self.trick == [] and self.phase != DONE:
+        if seat in self._moment_all and self._trick == [] and self._phase != DONE:
             raise IllegalAction("You may sing only once per trick won (§7).")
-        rules = self.rules
+        rules = self._rules
         if (
             rules.cante_needs_stock
             and not self.stock_left
-            and not self.trick
-            and self.side_of[self.leader] == self.side_of[seat]
-            and self.tricks
+            and not self._trick
+            and self._side_of[self._leader] == self._side_of[seat]
+            and self._tricks
         ):
             raise IllegalAction(
                 "In two-player tute you may sing only while the stock still has cards (§7)."
@@ -562,20 +584,21 @@ class GameState:
         )
 
     def _do_exchange(self, seat: int, card_obj: Any) -> None:
-        rules = self.rules
+        """Apply an exchange of the 7 or 2 of trump for the face-up card, or raise (§6)."""
+        rules = self._rules
         if not rules.has_stock:
             raise IllegalAction("The trump card is exchanged only in games with a stock (§6).")
         card = getattr(card_obj, "index", None)
         if card is None:
             raise IllegalAction("An exchange needs a card.")
-        if self.phase != PLAY or seat != self.turn or self.trick or not self.tricks:
+        if self._phase != PLAY or seat != self._turn or self._trick or not self._tricks:
             raise IllegalAction(
                 "Only the winner of the last trick may exchange, after the draws "
                 "and before leading (§6)."
             )
-        if self.exchanged:
+        if self._exchanged:
             raise IllegalAction("You may exchange the trump card only once per trick won (§6).")
-        if not self.can_exchange:
+        if not self._can_exchange:
             raise IllegalAction(
                 "The trump card can be exchanged only while the stock holds another card (§6)."
             )
@@ -587,86 +610,90 @@ class GameState:
                 "Only the 7 of trump is exchanged for a 1, 3, 12, 11 or 10, and only the 2 "
                 "of trump for a 7, 6, 5 or 4 (§6)."
             )
-        hand = self.hands[seat]
+        hand = self._hands[seat]
         if card not in hand:
             raise IllegalAction("You do not hold that card.")
         hand.remove(card)
-        insort(hand, self.trump_card)
-        self.masks[seat] ^= (1 << card) | (1 << self.trump_card)
-        self.exchanges.append((seat, card, self.trump_card))
-        self.trump_card = card
-        self.exchanged = True
-        self.can_exchange = False
+        insort(hand, self._trump_card)
+        self._masks[seat] ^= (1 << card) | (1 << self._trump_card)
+        self._exchanges.append((seat, card, self._trump_card))
+        self._trump_card = card
+        self._exchanged = True
+        self._can_exchange = False
         self._cache = None
 
     def _do_capote(self, seat: int, declare: Any) -> None:
-        if not self.rules.capote:
+        """Apply a capote declaration or refusal, or raise (§8)."""
+        if not self._rules.capote:
             raise IllegalAction("Capote is played only in habanero (§8).")
         if not isinstance(declare, bool):
             raise IllegalAction("Capote is declared with true or declined with false.")
-        if self.phase != CAPOTE:
+        if self._phase != CAPOTE:
             raise IllegalAction(
                 "Capote is declared only right after the 12th trick's draws, "
                 "before the arrastre (§8)."
             )
-        if seat != self.capote_turn:
+        if seat != self._capote_turn:
             raise IllegalAction(
                 "It is not your turn to declare capote; the leader decides first (§8)."
             )
         if declare:
-            self.capote_seat = seat
-        if declare or seat != self.leader:
-            self.phase = PLAY
-            self.capote_turn = -1
+            self._capote_seat = seat
+        if declare or seat != self._leader:
+            self._phase = PLAY
+            self._capote_turn = -1
         else:
-            self.capote_turn = 1 - seat
+            self._capote_turn = 1 - seat
         self._cache = None
 
     def _do_bid(self, seat: int, tricks: Any) -> None:
-        if not self.rules.bids:
+        """Apply a pocha bid, or raise (§9)."""
+        if not self._rules.bids:
             raise IllegalAction("Bids are made only in pocha (§9).")
-        if self.phase != BID:
+        if self._phase != BID:
             raise IllegalAction("Bidding is over for this hand (§9).")
-        if seat != self.turn:
+        if seat != self._turn:
             raise IllegalAction(
                 "It is not your turn to bid; bids go from the leader round to the dealer (§9)."
             )
-        size = len(self.hands[seat])
+        size = len(self._hands[seat])
         if not isinstance(tricks, int) or isinstance(tricks, bool) or not 0 <= tricks <= size:
             raise IllegalAction(f"A bid must be a number of tricks from 0 to {size} (§9).")
-        self.bids[seat] = tricks  # type: ignore[index]
-        if seat == self.dealer:
-            self.phase = PLAY
-            self.turn = self.leader
+        self._bids[seat] = tricks  # type: ignore[index]
+        if seat == self._dealer:
+            self._phase = PLAY
+            self._turn = self._leader
         else:
-            self.turn = self.next_seat[seat]
+            self._turn = self._next_seat[seat]
 
     # ------------------------------------------------------------------ why not
 
     def _why_not_turn(self, seat: int) -> str:
-        if self.over:
+        """Why ``seat`` may not act now, as a sentence for the player."""
+        if self._over:
             return _GAME_OVER
-        if self.phase == DONE:
+        if self._phase == DONE:
             return _NO_TURN
-        if not isinstance(seat, int) or not 0 <= seat < self.n:
+        if not isinstance(seat, int) or not 0 <= seat < self._n:
             return f"There is no seat {seat!r} at this table."
-        if self.phase == BID:
+        if self._phase == BID:
             return "Every player bids before the first card is played (§9)."
-        if self.phase == CAPOTE:
+        if self._phase == CAPOTE:
             return "Capote must be declared or declined before the arrastre begins (§8)."
         return "It is not your turn to play (§2)."
 
     def _why_not_card(self, seat: int, card: int) -> str:
-        hand = self.hands[seat]
+        """Why ``card`` may not be played, as a sentence naming the duty of §5."""
+        hand = self._hands[seat]
         if card not in hand:
             return "You do not hold that card."
-        rules = self.rules
+        rules = self._rules
         if not full_duties_apply(rules.has_stock, rules.stock_play, self.stock_left):
             return (
                 "While the stock has cards, you must answer a trump lead with a trump "
                 "when you hold one (§5)."
             )
-        led, trump, win = self.led, self.trump, self.win_card
+        led, trump, win = self._led, self._trump, self._win_card
         if any(SUIT_OF[c] == led for c in hand):
             if SUIT_OF[card] != led:
                 return "You must follow suit when you can (§5)."
@@ -682,19 +709,19 @@ class GameState:
 
     def _score_deal(self) -> None:
         """All tricks played, nothing ended the deal early: score it by variant (§8, §9)."""
-        rules = self.rules
+        rules = self._rules
         if rules.deal_scoring == BIDS:
             scores = [
                 pocha_hand_score(bid, taken)  # type: ignore[arg-type]
-                for bid, taken in zip(self.bids, self.tricks_won, strict=True)  # type: ignore[arg-type]
+                for bid, taken in zip(self._bids, self._tricks_won, strict=True)  # type: ignore[arg-type]
             ]
             for seat, score in enumerate(scores):
-                self.score[seat] += score
-            self.hand_scores = scores
+                self._score[seat] += score
+            self._hand_scores = scores
             self._finish_deal(None)
         elif rules.deal_scoring == OVER:
-            carry = self.carry or [0, 0]
-            totals = [carry[s] + self.points[s] for s in range(2)]
+            carry = self._carry or [0, 0]
+            totals = [carry[s] + self._points[s] for s in range(2)]
             over = [s for s in range(2) if wins_over(totals[s])]
             if not over:
                 # Nobody over 100: a mano de vuelta follows and carries these points.
@@ -703,29 +730,31 @@ class GameState:
             elif len(over) == 1 or totals[0] != totals[1]:
                 self._finish_deal(max(over, key=lambda s: totals[s]))
             else:
-                self._finish_deal(self.last_trick)
+                self._finish_deal(self._last_trick)
         else:
-            top = max(self.points)
-            tied = [s for s in range(self.sides) if self.points[s] == top]
-            self._finish_deal(max(tied, key=lambda s: self.last_win[s]))
+            top = max(self._points)
+            tied = [s for s in range(self._sides) if self._points[s] == top]
+            self._finish_deal(max(tied, key=lambda s: self._last_win[s]))
 
     def _finish_deal(self, winner: int | None, tute: bool = False) -> None:
-        self.phase = DONE
-        self.moment = ()
-        self.can_exchange = False
+        """End the deal, won by side ``winner`` (None: nobody, as in pocha or a habanero
+        deal under 100), and the game when that reaches its goal (§8, §9)."""
+        self._phase = DONE
+        self._moment = ()
+        self._can_exchange = False
         self._cache = None
-        self.deal_winner = winner
-        rules = self.rules
+        self._deal_winner = winner
+        rules = self._rules
         if winner is not None:
-            self.score[winner] += 1
-            if tute or self.score[winner] >= rules.deals_to_win:
-                self.over = True
-                self.winner = winner
-        elif rules.deals_in_game is not None and self.deal_index == rules.deals_in_game - 1:
-            self.over = True
-            top = max(self.score)
-            best = [s for s in range(self.n) if self.score[s] == top]
-            self.winner = best[0] if len(best) == 1 else best
+            self._score[winner] += 1
+            if tute or self._score[winner] >= rules.deals_to_win:
+                self._over = True
+                self._winner = winner
+        elif rules.deals_in_game is not None and self._deal_index == rules.deals_in_game - 1:
+            self._over = True
+            top = max(self._score)
+            best = [s for s in range(self._n) if self._score[s] == top]
+            self._winner = best[0] if len(best) == 1 else best
 
     # ------------------------------------------------------------------ copies, records
 
@@ -756,30 +785,153 @@ class GameState:
         deal starts new ones and never touches these again."""
         return _Ended(*(getattr(self, name) for name in _Ended._fields))
 
-    def view(self, seat: int | None) -> Any:
+    def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may see (None: a spectator); see :mod:`.view`."""
-        from .view import build_view
-
         return build_view(self, seat)
 
     def determinize(self, seat: int, rng: Any) -> GameState:
         """A clone with the cards hidden from ``seat`` placed anew; see :mod:`.determinize`."""
-        from .determinize import determinize
-
         return determinize(self, seat, rng)
 
     def to_record(self) -> dict[str, Any]:
         """The game record (NOTATION.md) of this game so far."""
-        from .record import to_record
-
         return to_record(self)
 
+    def with_hidden_cards(self, hands: Mapping[int, list[int]], stock: list[int]) -> GameState:
+        """A clone where each seat of ``hands`` holds those cards instead, and the hidden
+        stock is ``stock`` (top card last): a determinized copy for playouts. Its record
+        still names the real deal."""
+        copy = self.clone()
+        for seat, hand in hands.items():
+            copy._hands[seat] = sorted(hand)
+            copy._masks[seat] = sum(_BIT[c] for c in hand)
+        copy._stock = list(stock)
+        return copy
 
-# How clone() copies each slot: shared (immutable or never mutated after creation), copied
-# lists, or lists that may be None.
-_LISTS = (
-    "_finished",
-    "_log",
+    @classmethod
+    def in_play(
+        cls,
+        options: Options,
+        *,
+        deal_index: int,
+        dealer: int,
+        score: Sequence[int],
+        hands: Sequence[Sequence[int]],
+        trump_card: int,
+        tricks: Sequence[tuple[int, Sequence[int]]],
+        trick: Sequence[int],
+        cantes: Sequence[tuple[int, int, int]],
+        cante_open: Sequence[int],
+        tute: tuple[int, str] | None = None,
+    ) -> GameState:
+        """A deal being played, rebuilt from what the whole table saw and a guess at the
+        hands: a position for playouts (see :mod:`.position`), with no record of the deal.
+
+        Only deals without a stock or bids, where every card is in some hand. ``tricks``
+        are (leader, cards in play order) and ``trick`` the cards on the table; who leads
+        and whose turn it is, the points and the tricks won follow from them.
+        """
+        state = cls(options)
+        rules = state._rules
+        if rules.has_stock or rules.bids:
+            raise ValueError("Positions in play need a deal with every card in hand.")
+        n = state._n
+        state._score = list(score)
+        state._deal_index = deal_index
+        state._first_dealer = (dealer - deal_index) % n
+        state._phase = PLAY
+        state._dealer = dealer
+        state._hands = [sorted(h) for h in hands]
+        state._masks = [sum(_BIT[c] for c in h) for h in hands]
+        state._trump_card = trump_card
+        state._trump = SUIT_OF[trump_card]
+        state._leader = state._next_seat[dealer]
+        for leader, cards in tricks:
+            winner = trick_winner_seat(state._trump, n, leader, cards)
+            side = state._side_of[winner]
+            state._tricks.append((leader, list(cards)))
+            state._tricks_won[winner] += 1
+            if rules.counts_card_points:
+                state._points[side] += sum(POINTS_OF[c] for c in cards)
+            state._last_win[side] = len(state._tricks)
+            state._leader = winner
+        state._turn = state._leader
+        if trick:
+            state._trick = list(trick)
+            state._trick_leader = state._leader
+            state._led = SUIT_OF[trick[0]]
+            best = trick_winner(trick, state._trump)
+            state._win_seat = (state._leader + best) % n
+            state._win_card = trick[best]
+            state._turn = (state._leader + len(trick)) % n
+        elif tricks:
+            state._moment_all = state._moment_seats[state._leader]
+        state._moment = tuple(cante_open)
+        for seat, suit, value in cantes:
+            state._cantes.append((seat, suit, value))
+            state._points[state._side_of[seat]] += value
+            state._sung |= 1 << rey(suit)
+            state._sang[seat] = True
+        state._tute = tute
+        return state
+
+
+def _read_only(name: str, copy: Any = None) -> property:
+    """A public, read-only face of the private field ``_name``: lists come out as copies,
+    so nothing outside the state can change it."""
+    get = attrgetter("_" + name)
+    if copy is None:
+        return property(get, doc=f"The game's ``{name}`` (read only).")
+    return property(lambda self: copy(get(self)), doc=f"A copy of the game's ``{name}``.")
+
+
+def _optional_list(value: list[Any] | None) -> list[Any] | None:
+    return None if value is None else list(value)
+
+
+def _winner_copy(value: int | list[int] | None) -> int | list[int] | None:
+    return list(value) if isinstance(value, list) else value
+
+
+# What other modules and tests may read; they change the state only through its methods.
+for _name in (
+    "can_exchange",
+    "capote_asked",
+    "capote_made",
+    "capote_seat",
+    "capote_turn",
+    "deal_index",
+    "deal_winner",
+    "dealer",
+    "exchanged",
+    "first_dealer",
+    "last_trick",
+    "leader",
+    "led",
+    "moment",
+    "moment_all",
+    "moment_seats",
+    "n",
+    "next_seat",
+    "options",
+    "over",
+    "partner",
+    "phase",
+    "rules",
+    "side_of",
+    "sides",
+    "sung",
+    "trick_leader",
+    "trump",
+    "trump_card",
+    "trump_in_stock",
+    "turn",
+    "tute",
+    "win_card",
+    "win_seat",
+):
+    setattr(GameState, _name, _read_only(_name))
+for _name in (
     "cantes",
     "exchanges",
     "last_win",
@@ -789,14 +941,38 @@ _LISTS = (
     "score",
     "stock",
     "trick",
-    "tricks",
     "tricks_won",
+):
+    setattr(GameState, _name, _read_only(_name, list))
+for _name in ("bids", "carry", "hand_scores"):
+    setattr(GameState, _name, _read_only(_name, _optional_list))
+GameState.hands = _read_only("hands", lambda hands: [list(h) for h in hands])  # type: ignore[attr-defined]
+GameState.tricks = _read_only("tricks", lambda ts: [(ld, list(c)) for ld, c in ts])  # type: ignore[attr-defined]
+GameState.winner = _read_only("winner", _winner_copy)  # type: ignore[attr-defined]
+
+
+# How clone() copies each slot: shared (immutable or never mutated after creation), copied
+# lists, or lists that may be None.
+_LISTS = (
+    "_finished",
+    "_log",
+    "_cantes",
+    "_exchanges",
+    "_last_win",
+    "_masks",
+    "_points",
+    "_sang",
+    "_score",
+    "_stock",
+    "_trick",
+    "_tricks",
+    "_tricks_won",
 )
-_OPTIONAL_LISTS = ("_next_carry", "bids", "carry", "hand_scores")
+_OPTIONAL_LISTS = ("_bids", "_carry", "_hand_scores", "_next_carry")
 _SHARED = tuple(
     name
     for name in GameState.__slots__
-    if name not in (*_LISTS, *_OPTIONAL_LISTS, "hands", "_cache")
+    if name not in (*_LISTS, *_OPTIONAL_LISTS, "_hands", "_cache")
 )
 
 
@@ -807,7 +983,7 @@ def _make_clone() -> Any:
     lines += [f"    new.{name} = self.{name}[:]" for name in _LISTS]
     for name in _OPTIONAL_LISTS:
         lines.append(f"    new.{name} = None if self.{name} is None else self.{name}[:]")
-    lines.append("    new.hands = [h[:] for h in self.hands]")
+    lines.append("    new._hands = [h[:] for h in self._hands]")
     lines.append("    new._cache = None  # it may point at one of our hand lists")
     lines.append("    return new")
     namespace: dict[str, Any] = {"_new": object.__new__, "GameState": GameState}
@@ -904,6 +1080,29 @@ def new_game(
     state = GameState(options)
     rng = rng if rng is not None else secrets.SystemRandom()
     if first_dealer is None:
-        first_dealer = rng.randrange(state.n)
-    state.start_deal(deal_cards(state.options, first_dealer, rng, 0))
+        first_dealer = rng.randrange(state._n)
+    state.start_deal(deal_cards(state._options, first_dealer, rng, 0))
+    return state
+
+
+def from_record(data: Any) -> GameState:
+    """Rebuild the game a record describes.
+
+    Raises :class:`InvalidRecord` for a record that cannot describe a game, and
+    :class:`IllegalAction` for an action that breaks a rule; that exception carries
+    ``index`` (counted across all deals) and ``action``.
+    """
+    options, deals = parse_record(data)
+    state = GameState(options)
+    index = 0
+    for k, (deal, actions) in enumerate(deals):
+        start_listed_deal(state, k, deal)
+        for action in actions:
+            try:
+                state.apply(action)
+            except IllegalAction as exc:
+                exc.index = index  # type: ignore[attr-defined]
+                exc.action = action  # type: ignore[attr-defined]
+                raise
+            index += 1
     return state

@@ -6,7 +6,7 @@ face-up trump card, cantes, exchanges, bids and scores. It never holds another s
 the stock's order or pocha's undealt cards (the face-up trump card aside).
 
 >>> import random
->>> from games.engine.state import new_game
+>>> from games.engine import new_game
 >>> g = new_game({"players": 4}, random.Random(5), first_dealer=0)
 >>> v = g.view(1)
 >>> len(v.hand), v.turn, v.hand_sizes

@@ -1,8 +1,9 @@
 """The numbers the rules pages state, read from the code that applies them, never retyped.
 
 Card points and strength come from the engine's card tables, option ranges and defaults from
-its option checks, cante values, pocha scores and the habanero threshold from deals the engine
-itself played (see :mod:`games.rules.examples`), XP from :func:`rankings.xp.xp_for_game` and
+its option checks, the last trick's 10, the 130, cante values, pocha scores and the habanero
+threshold from the constants of :mod:`games.engine.rulebook` that the engine scores with,
+XP from :func:`rankings.xp.xp_for_game` and
 the bank's cut from the chips service. Pages print them with ``{% num "key" %}``, which marks
 each one with ``data-rule`` so tests can read them back from the HTML.
 """
@@ -13,7 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from games.engine.cards import POINTS_OF, RANK_POINTS, RANKS_BY_STRENGTH, deck_for
+from games.engine import rulebook
+from games.engine.cards import RANK_POINTS, RANKS_BY_STRENGTH, deck_for
 from games.engine.options import (
     PLAYERS_ALLOWED,
     STOCK_PLAY,
@@ -21,8 +23,6 @@ from games.engine.options import (
     Options,
     pocha_ladder,
 )
-
-from .examples import ExampleError, example
 
 
 @dataclass(frozen=True)
@@ -50,50 +50,6 @@ def _accepted(option: str, candidates: range, **base: Any) -> list[int]:
             continue
         ok.append(value)
     return ok
-
-
-def _cante_values() -> tuple[int, int]:
-    """(plain, trump): what the engine scored for the cantes of the worked example."""
-    ex = example("cante")
-    trump = {c.value for c in ex.cantes if c.suit == ex.trump_suit}
-    plain = {c.value for c in ex.cantes if c.suit != ex.trump_suit}
-    if len(trump) != 1 or len(plain) != 1:
-        raise ExampleError("the cante example must sing one pair in trump and one outside it")
-    return plain.pop(), trump.pop()
-
-
-def _habanero_threshold() -> int:
-    """The lowest total that wins a habanero deal, bracketed by two deals the engine scored."""
-    short, enough = example("habanero_100"), example("habanero_101")
-    if short.winner is not None or enough.winner is None:
-        raise ExampleError("the habanero threshold records no longer bracket the threshold")
-    low, high = max(short.points), max(enough.points)
-    if high != low + 1:
-        raise ExampleError("the habanero threshold records must end one point apart")
-    return high
-
-
-def _pocha_scores() -> tuple[int, int, int]:
-    """(base for an exact bid, per trick taken, penalty per trick of difference)."""
-    rows = example("pocha_hand").rows
-    exact = [r for r in rows if r["bid"] == r["took"]]
-    missed = [r for r in rows if r["bid"] != r["took"]]
-    zero = [r["score"] for r in exact if r["took"] == 0]
-    some = [r for r in exact if r["took"] > 0]
-    if not zero or not some or not missed:
-        raise ExampleError("the pocha example needs an exact 0, an exact bid and a miss")
-    base = zero[0]
-    per_trick = (some[0]["score"] - base) // some[0]["took"]
-    penalty = -missed[0]["score"] // abs(missed[0]["bid"] - missed[0]["took"])
-    for r in rows:
-        expected = (
-            base + per_trick * r["took"]
-            if r["bid"] == r["took"]
-            else -penalty * abs(r["bid"] - r["took"])
-        )
-        if r["score"] != expected:
-            raise ExampleError("the pocha scores do not follow one rule")
-    return base, per_trick, penalty
 
 
 def xp_table() -> list[dict[str, Any]]:
@@ -127,11 +83,7 @@ def pot_example(stake: int = 100, players: int = 4, winners: int = 2) -> dict[st
 def rule_numbers() -> dict[str, int]:
     """Every number a rules page may state, by key."""
     default = Options()
-    rules = default.rules
-    deck_points = sum(POINTS_OF)
-    plain, trump = _cante_values()
-    threshold = _habanero_threshold()
-    pocha_base, pocha_per_trick, pocha_penalty = _pocha_scores()
+    deck_points = rulebook.DECK_POINTS
     rounds = _accepted("rounds", range(0, 12))
     points_to_win = _accepted("points_to_win", range(0, 12), variant="habanero")
     numbers: dict[str, int] = {
@@ -139,12 +91,12 @@ def rule_numbers() -> dict[str, int]:
         "deck_cards_3p": len(deck_for(3)),
         "deck_points": deck_points,
         "suit_points": deck_points // 4,
-        "last_trick": rules.last_trick_bonus,
-        "deal_total": deck_points + rules.last_trick_bonus,
-        "cante_plain": plain,
-        "cante_trump": trump,
-        "habanero_over": threshold - 1,
-        "habanero_target": threshold,
+        "last_trick": rulebook.LAST_TRICK_BONUS,
+        "deal_total": rulebook.DEAL_POINTS,
+        "cante_plain": rulebook.CANTE_PLAIN,
+        "cante_trump": rulebook.CANTE_TRUMP,
+        "habanero_over": rulebook.HABANERO_OVER,
+        "habanero_target": rulebook.HABANERO_OVER + 1,
         "rounds_default": default.rounds,
         "rounds_min": min(rounds),
         "rounds_max": max(rounds),
@@ -153,9 +105,9 @@ def rule_numbers() -> dict[str, int]:
         "points_to_win_max": max(points_to_win),
         "players_default": default.players,
         "players_default_habanero": Options.from_dict({"variant": "habanero"}).players,
-        "pocha_exact": pocha_base,
-        "pocha_per_trick": pocha_per_trick,
-        "pocha_penalty": pocha_penalty,
+        "pocha_exact": rulebook.POCHA_EXACT,
+        "pocha_per_trick": rulebook.POCHA_PER_TRICK,
+        "pocha_penalty": rulebook.POCHA_MISS_PER_TRICK,
         "stock_play_count": len(STOCK_PLAY),
     }
     for players in (2, 3, 4):

@@ -3,9 +3,17 @@ from django.db import migrations
 
 def grant(apps, schema_editor):
     from accounts.moderators import moderators_group_grant
-    from rankings.apps import RANKINGS_MODERATOR_PERMISSIONS
 
-    moderators_group_grant(apps, RANKINGS_MODERATOR_PERMISSIONS)
+    moderators_group_grant(
+        apps,
+        [
+            ("rankings", "view_chipaccount"),
+            ("rankings", "view_chiptransfer"),
+            ("rankings", "view_ledgerentry"),
+            ("rankings", "view_xpevent"),
+            ("rankings", "adjust_chips"),
+        ],
+    )
 
 
 class Migration(migrations.Migration):

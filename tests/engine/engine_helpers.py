@@ -13,6 +13,7 @@ from games.engine import Action, Card, Deal, GameState, IllegalAction, new_game
 from games.engine.cards import CARDS, SUIT_OF, SUITS, deck_for
 from games.engine.deal import hand_size
 from games.engine.options import Options
+from games.engine.rulebook import beats
 
 
 def cards(text: str) -> list[str]:
@@ -141,15 +142,7 @@ def random_game(
 def losing_card(state: GameState, seat: int) -> str:
     """A legal card for a follower that does not win the trick, if there is one."""
     legal = [a.value for a in state.legal_actions_for(seat) if a.kind == "play"]
-    win = CARDS[state.win_card]
-    trump = SUITS[state.trump]
-
-    def beats(c):
-        if c.suit == win.suit:
-            return c.index < win.index
-        return c.suit == trump
-
-    losers = [c for c in legal if not beats(c)]
+    losers = [c for c in legal if not beats(c.index, state.win_card, state.trump)]
     return str((losers or legal)[-1])
 
 

@@ -56,16 +56,9 @@ def arrastre_seat0_wins_when_it_can(state):
 
 
 def _cheapest_win(state, legal):
-    from games.engine.cards import SUIT_OF
+    from games.engine.rulebook import beats
 
-    win = state.win_card
-
-    def beats(c):
-        if SUIT_OF[c] == SUIT_OF[win]:
-            return c < win
-        return SUIT_OF[c] == state.trump
-
-    winners = [a for a in legal if beats(a.value.index)]
+    winners = [a for a in legal if beats(a.value.index, state.win_card, state.trump)]
     return (winners or legal)[-1]
 
 

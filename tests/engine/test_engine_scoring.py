@@ -63,16 +63,9 @@ def test_three_way_or_outside_ties_go_to_the_tied_side_that_won_a_trick_most_rec
 
 
 def _winner(state, leader, cards):
-    from games.engine.cards import SUIT_OF
+    from games.engine.rulebook import trick_winner_seat
 
-    best = 0
-    for i, c in enumerate(cards):
-        b = cards[best]
-        if (SUIT_OF[c] == SUIT_OF[b] and c < b) or (
-            SUIT_OF[c] == state.trump and SUIT_OF[b] != state.trump
-        ):
-            best = i
-    return (leader + best) % state.n
+    return trick_winner_seat(state.trump, state.n, leader, cards)
 
 
 def test_game_waits_for_each_new_deal_and_the_dealer_moves_one_seat():

@@ -8,9 +8,10 @@ from django.utils import timezone
 
 from games.models import Game
 from rankings.models import XpEvent
-from rankings.services import xp_award
+from rankings.services import game_result_award, xp_award
 from tests.accounts.factories import UserFactory
 from tests.games.factories import GameFactory, GameSeatFactory
+from tests.rankings.awards import finish_game
 
 pytestmark = pytest.mark.django_db
 
@@ -19,6 +20,10 @@ def seat(user, variant, outcome, status=Game.Status.FINISHED, **game):
     return GameSeatFactory(
         user=user, outcome=outcome, game=GameFactory(variant=variant, status=status, **game)
     )
+
+
+def awarded(result):
+    return game_result_award(game_id=result.game_id)
 
 
 def test_profile_shows_grade_badge_xp_and_chips(client):
@@ -32,20 +37,25 @@ def test_profile_shows_grade_badge_xp_and_chips(client):
     assert "Expert in 1,480 XP" in html
 
 
-def test_profile_counts_games_played_and_won_per_variant(client):
-    player = UserFactory(username="marta")
-    seat(player, "tute", "won")
-    seat(player, "tute", "lost")
-    seat(player, "tute", "won")
-    seat(player, "habanero", "lost")
-    seat(player, "tute", "", status=Game.Status.PLAYING)  # not finished: not counted
-    seat(player, "pocha", "void", status=Game.Status.CANCELLED)  # cancelled: not counted
-    seat(UserFactory(), "tute", "won")  # someone else's
+def test_profile_counts_games_played_and_won_per_variant_from_the_awards(client):
+    player, other = UserFactory(username="marta"), UserFactory()
+    for variant, won in [("tute", True), ("tute", False), ("tute", True), ("habanero", False)]:
+        awarded(finish_game([player, other], variant=variant, winner_side=0 if won else 1, stake=0))
+    finish_game([player, other], variant="pocha", stake=0)  # not awarded yet: not counted
+    awarded(finish_game([player, other], variant="pocha", stake=0, competitive=False))  # practice
+    awarded(finish_game([other, UserFactory()], stake=0))  # someone else's
     html = client.get("/players/marta/").content.decode()
     rows = dict(
-        re.findall(r'<tr data-variant="(\w+)"><td>\w+</td><td>(\d+</td><td>\d+)</td></tr>', html)
+        re.findall(
+            r'<tr data-variant="(\w+)"><td>\w+</td><td>(\d+</td><td>\d+</td><td>[^<]+)</td></tr>',
+            html,
+        )
     )
-    assert rows == {"tute": "3</td><td>2", "habanero": "1</td><td>0", "pocha": "0</td><td>0"}
+    assert rows == {
+        "tute": "3</td><td>2</td><td>67%",
+        "habanero": "1</td><td>0</td><td>0%",
+        "pocha": "0</td><td>0</td><td>–",
+    }
 
 
 def test_profile_links_the_last_twenty_games_newest_first(client):

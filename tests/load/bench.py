@@ -4,16 +4,22 @@ Machines here are noisy, so every figure is also given relative to a baseline me
 same run: a fixed pure-Python workload (shuffle a 40-card deck, then pick and remove cards one
 at a time, as a random player would). A ratio moves only when our code does.
 
-    python -m tests.load.bench [--seconds S]
+    python -m tests.load.bench [--seconds S] [--arena-games N] [--only leaderboards]
+
+With BENCH_DATABASE_URL pointing at a PostgreSQL database filled by
+`manage.py make_bench_rankings` (100,000 players, 1,000,000 games), it also times each
+leaderboard page against a bare Django view served by the same test client in the same run.
 """
 
 import argparse
 import json
+import os
 import random
+import statistics
 import time
 
 from games.bots import Bot, get_bot
-from games.bots.arena import play_game
+from games.bots.arena import arena, play_game
 from games.engine import Action, Options, SeatView
 from games.engine.bench import bench as engine_bench
 
@@ -89,10 +95,110 @@ def robot_bench(robot: str, table: dict, seconds: float) -> dict:
     }
 
 
+# The robots' strength: 1,000-game arena runs against random (minutes each, so not in the
+# test suite, whose regression floors in tests/bots/test_bots_arena.py play 100 to 300).
+ARENAS = [
+    {"variant": "tute", "players": 4, "seed": 1},
+    {"variant": "habanero", "players": 2, "seed": 1},
+]
+
+
+def arena_bench(table: dict, games: int) -> dict:
+    """Heuristic against random over ``games`` games: win rate, its 95% interval, and the
+    CPU seconds the run took."""
+    start = time.process_time()
+    options = {k: v for k, v in table.items() if k != "seed"}
+    result = arena("heuristic", "random", options, games=games, seed=table["seed"])
+    return {
+        "bench": "arena",
+        **table,
+        "games": games,
+        "a_win_rate": result["a_win_rate"],
+        "ci95": result["ci95"],
+        "cpu_seconds": round(time.process_time() - start, 1),
+    }
+
+
+LEADERBOARD_PAGES = [
+    {"board": board, "variant": variant, "page": page}
+    for board in ("xp", "week", "month", "chips")
+    for variant in ("", "tute")
+    for page in (1, 1000)
+]
+
+
+def _median_ms(client, url: str, params: dict, runs: int) -> float:
+    times = []
+    for _run in range(runs):
+        start = time.perf_counter()
+        response = client.get(url, params)
+        times.append(time.perf_counter() - start)
+        assert response.status_code == 200, (url, params, response.status_code)
+    return statistics.median(times) * 1000
+
+
+def leaderboard_bench(database_url: str, runs: int) -> list[dict]:
+    """Median time of each leaderboard page (first and 1000th, anonymous and logged in as a
+    middle-ranked player) against a bare Django view, in the same process and run."""
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
+    os.environ["ALLOWED_HOSTS"] = "testserver"
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+    from django.test import Client
+
+    from rankings.models import BoardRow, GameResult
+
+    settings.ROOT_URLCONF = "tests.load.bench_urls"
+    settings.DEBUG = False  # no query log growing in memory
+    games = GameResult.objects.count()
+    # A player halfway down the all-time board: their rank is the costliest to count.
+    rows = BoardRow.objects.filter(period="all", variant="", games__gt=0)
+    middle = rows.order_by("-xp", "user_id").select_related("user")[rows.count() // 2].user
+    anonymous, viewer = Client(), Client()
+    viewer.force_login(middle)
+    bare = _median_ms(anonymous, "/bench/bare/", {}, runs)
+    results = [
+        {
+            "bench": "bare-view",
+            "players": rows.count(),
+            "games": games,
+            "median_ms": round(bare, 2),
+            "db": connection.vendor,
+        }
+    ]
+    for params in LEADERBOARD_PAGES:
+        for who, client in (("anonymous", anonymous), ("player", viewer)):
+            if who == "player" and params["page"] != 1:
+                continue
+            median = _median_ms(client, "/rankings/", params, runs)
+            results.append(
+                {
+                    "bench": "leaderboard",
+                    **params,
+                    "viewer": who,
+                    "median_ms": round(median, 2),
+                    "ratio_to_bare_view": round(median / bare, 1),
+                }
+            )
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--arena-games", type=int, default=1000, help="0 skips the arenas")
+    parser.add_argument("--runs", type=int, default=21, help="requests per leaderboard page")
+    parser.add_argument("--only", choices=["leaderboards"], help="run only these benchmarks")
     args = parser.parse_args()
+    database_url = os.environ.get("BENCH_DATABASE_URL", "")
+    if args.only == "leaderboards":
+        for result in leaderboard_bench(database_url, args.runs):
+            print(json.dumps(result))
+        return
     base = baseline(args.seconds)
     print(json.dumps({"bench": "baseline", "plies_per_s": round(base)}))
     for variant, players, pairs in CONFIGS:
@@ -104,6 +210,22 @@ def main() -> None:
         result = robot_bench("heuristic", table, args.seconds)
         result["ratio_to_baseline"] = round(result["decisions_per_s"] / base, 4)
         print(json.dumps(result))
+    if args.arena_games:
+        for table in ARENAS:
+            print(json.dumps(arena_bench(table, args.arena_games)))
+    if database_url.startswith(("postgres://", "postgresql://")):
+        for result in leaderboard_bench(database_url, args.runs):
+            print(json.dumps(result))
+    else:
+        print(
+            json.dumps(
+                {
+                    "bench": "leaderboard",
+                    "skipped": "set BENCH_DATABASE_URL to a database filled by "
+                    "`manage.py make_bench_rankings`",
+                }
+            )
+        )
     # The baseline again: how much the machine drifted during the run.
     print(json.dumps({"bench": "baseline-again", "plies_per_s": round(baseline(args.seconds))}))
 

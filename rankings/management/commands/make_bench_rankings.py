@@ -1,0 +1,183 @@
+"""Fill a PostgreSQL database with synthetic players and awarded games, for `make bench`.
+
+    DATABASE_URL=postgres://…/tute_bench python manage.py migrate
+    DATABASE_URL=postgres://…/tute_bench python manage.py make_bench_rankings
+
+100,000 players and 1,000,000 awarded games by default, finished over the last 35 days,
+written by bulk `INSERT … SELECT` in the database itself: results, seats, XP events, a grant
+per player and the leaderboard rows the award task would have kept. About 1% of the games
+are same-IP exclusions. Never in the test suite; run it once on a database of its own.
+"""
+
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection, transaction
+
+from accounts.models import User
+from rankings.models import (
+    BoardRow,
+    ChipAccount,
+    ChipTransfer,
+    GameResult,
+    GameResultSeat,
+    LedgerEntry,
+    XpEvent,
+)
+from rankings.services import ALL_TIME
+
+PREFIX = "bench"
+
+
+def table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+class Command(BaseCommand):
+    help = "Create synthetic players and awarded games for the leaderboard benchmark."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", type=int, default=100_000)
+        parser.add_argument("--games", type=int, default=1_000_000)
+        parser.add_argument("--days", type=int, default=35)
+
+    def step(self, label: str, sql: str, params: list | None = None) -> None:
+        """Run one statement; every `%` in `sql` is doubled (it is always formatted)."""
+        start = time.monotonic()
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params or [])
+            count = cursor.rowcount
+        self.stdout.write(f"{label}: {count} rows in {time.monotonic() - start:.1f}s")
+
+    def handle(self, *args, players: int, games: int, days: int, **options):
+        if connection.vendor != "postgresql":
+            raise CommandError("the benchmark data is for PostgreSQL")
+        if User.objects.filter(username__startswith=f"{PREFIX}_").exists():
+            raise CommandError("this database already holds benchmark players")
+        users, results, seats = table(User), table(GameResult), table(GameResultSeat)
+        with transaction.atomic():
+            self.step(
+                "players",
+                f"""INSERT INTO {users} (password, is_superuser, first_name, last_name, email,
+                    is_staff, is_active, date_joined, username, language, ban_reason,
+                    mute_reason)
+                SELECT '!', false, '', '', '', false, true, now() - interval '60 days',
+                    '{PREFIX}_' || n, 'en', '', ''
+                FROM generate_series(1, %s) AS n""",
+                [players],
+            )
+            self._chips()
+            first_game = (
+                GameResult.objects.order_by("-game_id").values_list("game_id", flat=True).first()
+                or 0
+            ) + 1
+            self.step(
+                "games",
+                f"""INSERT INTO {results} (game_id, variant, players, pairs, deals_to_win,
+                    competitive, stake, finished_at, submitted_at, awarded_at, exclusion,
+                    exclusion_note)
+                SELECT %s + n, v.variant, v.players, v.players = 4 AND n %% 2 = 0,
+                    1 + n %% 3, true, 10 * (1 + n %% 10), t.at, t.at, t.at,
+                    CASE WHEN n %% 100 = 0 THEN 'same_ip' ELSE '' END,
+                    CASE WHEN n %% 100 = 0 THEN '192.0.2.1: synthetic' ELSE '' END
+                FROM generate_series(1, %s) AS n,
+                LATERAL (SELECT now() - (random() + 0 * n) * make_interval(days => %s) AS at) AS t,
+                LATERAL (SELECT (ARRAY['tute', 'tute', 'habanero', 'pocha'])[1 + n %% 4] AS variant,
+                    CASE WHEN n %% 4 = 2 THEN 2 ELSE 2 + n %% 3 END AS players) AS v""",
+                [first_game - 1, games, days],
+            )
+            self.step(
+                "seats",
+                f"""INSERT INTO {seats} (result_id, seat, user_id, side, won, abandoned,
+                    staked, xp, chips)
+                SELECT r.id, s.seat, u.id, s.side, s.side = r.game_id %% s.sides, false,
+                    r.stake,
+                    CASE WHEN s.side = r.game_id %% s.sides
+                        THEN 10 * r.players / CASE WHEN r.pairs THEN 2 ELSE 1 END
+                            + 10 * (r.deals_to_win - 1)
+                        ELSE 5 END,
+                    CASE WHEN s.side = r.game_id %% s.sides
+                        THEN (r.stake * r.players * 3 / 4) / CASE WHEN r.pairs THEN 2 ELSE 1 END
+                        ELSE 0 END
+                FROM {results} AS r
+                CROSS JOIN LATERAL (
+                    SELECT g AS seat, CASE WHEN r.pairs THEN g %% 2 ELSE g END AS side,
+                        CASE WHEN r.pairs THEN 2 ELSE r.players END AS sides
+                    FROM generate_series(0, r.players - 1) AS g) AS s
+                CROSS JOIN LATERAL (
+                    SELECT (SELECT min(id) FROM {users} WHERE username LIKE '{PREFIX}\\_%%')
+                        + ((r.game_id * 7919 + s.seat * 104729) %% %s) AS id) AS u
+                WHERE r.game_id >= %s""",
+                [players, first_game],
+            )
+            self.step(
+                "XP events",
+                f"""INSERT INTO {table(XpEvent)} (user_id, game_id, reason, amount, key, created_at)
+                SELECT s.user_id, r.game_id, CASE WHEN s.won THEN 'won' ELSE 'lost' END, s.xp,
+                    'bench:' || s.id, r.finished_at
+                FROM {seats} AS s JOIN {results} AS r ON r.id = s.result_id
+                WHERE r.game_id >= %s""",
+                [first_game],
+            )
+            self._boards(first_game)
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+        self.stdout.write("done")
+
+    def _chips(self) -> None:
+        accounts, transfers, entries = table(ChipAccount), table(ChipTransfer), table(LedgerEntry)
+        self.step(
+            "grants account",
+            f"""INSERT INTO {accounts} (kind, balance) SELECT 'grants', 0
+            WHERE NOT EXISTS (SELECT 1 FROM {accounts} WHERE kind = 'grants')""",
+        )
+        self.step(
+            "player accounts",
+            f"""INSERT INTO {accounts} (kind, user_id, balance)
+            SELECT 'player', u.id, 100 + (u.id * 7919) %% 20000 FROM {table(User)} AS u
+            WHERE u.username LIKE '{PREFIX}\\_%%'""",
+        )
+        self.step(
+            "grant transfers",
+            f"""INSERT INTO {transfers} (key, reason, memo, created_at)
+            SELECT '{PREFIX}:' || a.id, 'grant', 'benchmark', now() FROM {accounts} AS a
+            JOIN {table(User)} AS u ON u.id = a.user_id WHERE u.username LIKE '{PREFIX}\\_%%'""",
+        )
+        self.step(
+            "grant entries",
+            f"""INSERT INTO {entries} (transfer_id, source_id, destination_id, amount)
+            SELECT t.id, (SELECT id FROM {accounts} WHERE kind = 'grants'), a.id, a.balance
+            FROM {transfers} AS t JOIN {accounts} AS a ON t.key = '{PREFIX}:' || a.id""",
+        )
+        self.step(
+            "grants balance",
+            f"""UPDATE {accounts} SET balance = -(SELECT COALESCE(sum(balance), 0)
+                FROM {accounts} WHERE kind <> 'grants') WHERE kind = 'grants'""",
+        )
+
+    def _boards(self, first_game: int) -> None:
+        periods = [
+            ("all", f"DATE '{ALL_TIME.isoformat()}'"),
+            ("week", "date_trunc('week', r.finished_at AT TIME ZONE 'UTC')::date"),
+            ("month", "date_trunc('month', r.finished_at AT TIME ZONE 'UTC')::date"),
+        ]
+        for period, start in periods:
+            for variant in ("''", "r.variant"):
+                self.step(
+                    f"leaderboard rows {period} {variant}",
+                    f"""INSERT INTO {table(BoardRow)} (period, start, variant, user_id, xp, games,
+                        wins, chips)
+                    SELECT '{period}', {start}, {variant}, s.user_id, sum(s.xp), count(*),
+                        count(*) FILTER (WHERE s.won AND NOT s.abandoned),
+                        sum(s.chips) - sum(s.staked)
+                    FROM {table(GameResultSeat)} AS s JOIN {table(GameResult)} AS r
+                        ON r.id = s.result_id
+                    WHERE r.game_id >= %s AND r.exclusion = '' AND s.user_id IS NOT NULL
+                    GROUP BY 1, 2, 3, 4
+                    ON CONFLICT (period, start, variant, user_id) DO UPDATE SET
+                        xp = {table(BoardRow)}.xp + EXCLUDED.xp,
+                        games = {table(BoardRow)}.games + EXCLUDED.games,
+                        wins = {table(BoardRow)}.wins + EXCLUDED.wins,
+                        chips = {table(BoardRow)}.chips + EXCLUDED.chips""",
+                    [first_game],
+                )

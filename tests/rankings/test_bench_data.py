@@ -1,0 +1,29 @@
+"""`make_bench_rankings` writes what the awards would have: a small run checks it."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.db.models import Sum
+
+from rankings.models import BoardRow, GameResult, GameResultSeat
+from rankings.selectors import leaderboard, ledger_mismatches, ledger_totals
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db]
+
+
+def test_the_benchmark_data_is_consistent_and_ranked():
+    call_command("make_bench_rankings", players=40, games=300, days=10, stdout=io.StringIO())
+    assert GameResult.objects.count() == 300
+    counted = GameResultSeat.objects.filter(result__exclusion="")
+    all_time = BoardRow.objects.filter(period="all", variant="")
+    assert all_time.aggregate(xp=Sum("xp"))["xp"] == counted.aggregate(xp=Sum("xp"))["xp"]
+    assert all_time.aggregate(games=Sum("games"))["games"] == counted.count()
+    weeks = BoardRow.objects.filter(period="week", variant="tute").aggregate(xp=Sum("xp"))
+    assert weeks["xp"] == counted.filter(result__variant="tute").aggregate(xp=Sum("xp"))["xp"]
+    assert ledger_totals().accounted and ledger_mismatches() == []
+    page = leaderboard(board="xp")
+    assert page.total == 40 and len(page.lines) == 40
+    assert [line.value for line in page.lines] == sorted(
+        (line.value for line in page.lines), reverse=True
+    )
