@@ -4,7 +4,7 @@ the stored game record unchanged."""
 import json
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async as sync_to_async
 
 from games import services
 from tests.accounts.factories import UserFactory

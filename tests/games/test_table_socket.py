@@ -1,7 +1,7 @@
 """The table socket around play: sitting, options, chat, reconnecting; and the lobby socket."""
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async as sync_to_async
 
 from games import services
 from games.moderators import games_moderators_sync
