@@ -22,6 +22,7 @@ from tute_site.readonly_admin import ReadOnlyAdminMixin
 class TableSeatInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = TableSeat
     fields = ("seat", "user", "ip_address", "sat_at")
+    readonly_fields = fields
     extra = 0
 
 
@@ -37,6 +38,7 @@ class ChatInline(ReadOnlyAdminMixin, admin.TabularInline):
 class InvitationInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Invitation
     fields = ("user", "invited_by", "created_at")
+    readonly_fields = fields
     extra = 0
 
 
@@ -82,6 +84,7 @@ class TableAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 class GameSeatInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = GameSeat
     fields = ("seat", "user", "robot", "ip_address", "outcome", "abandoned")
+    readonly_fields = fields
     extra = 0
 
 
