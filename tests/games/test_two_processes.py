@@ -22,6 +22,32 @@ def running_habanero() -> tuple[int, list[str]]:
     return table.pk, [session_cookie(u) for u in users]
 
 
+async def play_a_deal(urls: list[str], table_id: int, sessions: list[str]) -> int:
+    """Player n connects to urls[n]; the master starts; random legal actions until the deal
+    ends, every frame checked against the engine's view of the stored record."""
+    players = [
+        await TableClient.open(url, table_id, s) for url, s in zip(urls, sessions, strict=True)
+    ]
+    assert [p.state["you"]["seat"] for p in players] == [0, 1]
+    await players[0].send({"type": "start"})
+    for player in players:
+        assert (await player.receive_state())["event"]["kind"] == "start"
+    rng = random.Random(7)
+    moves = 0
+    while players[0].view["phase"] != "done":
+        choices = [(p, a) for p in players for a in p.view["legal_actions"]]
+        player, action = rng.choice(choices)
+        await player.act(action)
+        frames = [await p.receive_state() for p in players]
+        record = await record_of(table_id)
+        for seat, frame in enumerate(frames):
+            check_frame(frame, record, seat)
+        moves += 1
+    for player in players:
+        await player.close()
+    return moves
+
+
 @pytest.mark.asyncio
 async def test_two_daphne_processes_serve_one_table_to_the_end_of_a_deal(tmp_path):
     table_id, sessions = await sync_to_async(running_habanero)()
@@ -30,27 +56,21 @@ async def test_two_daphne_processes_serve_one_table_to_the_end_of_a_deal(tmp_pat
         daphne(env, tmp_path / "daphne-1.log") as first,
         daphne(env, tmp_path / "daphne-2.log") as second,
     ):
-        players = [
-            await TableClient.open(first, table_id, sessions[0]),
-            await TableClient.open(second, table_id, sessions[1]),
-        ]
-        assert [p.state["you"]["seat"] for p in players] == [0, 1]
-        # The master starts on process 1; process 2's player hears it through Redis.
-        await players[0].send({"type": "start"})
-        for player in players:
-            assert (await player.receive_state())["event"]["kind"] == "start"
-        rng = random.Random(7)
-        moves = 0
-        while players[0].view["phase"] != "done":
-            choices = [(p, a) for p in players for a in p.view["legal_actions"]]
-            player, action = rng.choice(choices)
-            await player.act(action)
-            frames = [await p.receive_state() for p in players]
-            record = await record_of(table_id)
-            for seat, frame in enumerate(frames):
-                check_frame(frame, record, seat)
-            moves += 1
-        assert moves >= 16  # at least the eight tricks of a deal
-        for player in players:
-            await player.close()
-    assert (tmp_path / "daphne-2.log").read_text().count("Traceback") == 0
+        # The master is on process 1, the other player on process 2: every push between
+        # them goes through Redis.
+        moves = await play_a_deal([first, second], table_id, sessions)
+    assert moves >= 16  # at least the eight tricks of a deal, two cards each
+    for log in ("daphne-1.log", "daphne-2.log"):
+        assert "Traceback" not in (tmp_path / log).read_text()
+
+
+@pytest.mark.asyncio
+async def test_one_process_on_the_in_memory_layer_serves_live_play(tmp_path):
+    """What `make run` does with nothing set: one daphne, the in-memory channel layer."""
+    table_id, sessions = await sync_to_async(running_habanero)()
+    env = _child_env(await sync_to_async(database_url_for_tests)())
+    env.pop("REDIS_URL", None)
+    with daphne(env, tmp_path / "daphne.log") as site:
+        moves = await play_a_deal([site, site], table_id, sessions)
+    assert moves >= 16
+    assert "Traceback" not in (tmp_path / "daphne.log").read_text()
