@@ -10,8 +10,6 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from django.db.models import QuerySet
-
 from accounts.models import User
 from games.engine import GameState, from_record
 from games.models import ChatMessage, Game, Table, TableSeat
@@ -194,14 +192,18 @@ def table_state_for(*, table_id: int, user: User | None) -> dict[str, Any] | Non
     return state_frames(table=table, seats=seats, game=game, state=state, only=[seat])[seat]
 
 
-def lobby_tables() -> list[dict[str, Any]]:
-    """Every table that is not closed, newest first, as the lobby shows them."""
+def lobby_tables(
+    *, variant: str | None = None, free_seats: bool = False, max_stake: int | None = None
+) -> list[dict[str, Any]]:
+    """Every table that is not closed, newest first, as the lobby shows them; optionally only
+    one variant, only tables with a free seat, only stakes up to `max_stake`."""
     tables = Table.objects.exclude(status=Table.Status.CLOSED).select_related("master")
+    if variant:
+        tables = tables.filter(variant=variant)
+    if max_stake is not None:
+        tables = tables.filter(stake__lte=max_stake)
     seats: dict[int, list[TableSeat]] = {}
     for s in TableSeat.objects.filter(table__in=tables).select_related("user"):
         seats.setdefault(s.table_id, []).append(s)
-    return [table_summary(table=t, seats=seats.get(t.pk, [])) for t in tables]
-
-
-def open_tables() -> QuerySet[Table]:
-    return Table.objects.exclude(status=Table.Status.CLOSED)
+    rows = [table_summary(table=t, seats=seats.get(t.pk, [])) for t in tables]
+    return [row for row in rows if row["free_seats"]] if free_seats else rows
