@@ -86,14 +86,22 @@ class SeatResult:
     ip_address: str | None
 
 
-def test_the_game_end_hands_off_to_rankings_once_after_commit(
-    monkeypatch, django_capture_on_commit_callbacks
-):
-    calls = []
+@pytest.fixture
+def hand_offs(monkeypatch) -> list[dict]:
+    """The calls games make to rankings.services.game_result_submit (built in another branch:
+    until it is merged, this records what games passes to it)."""
+    calls: list[dict] = []
     monkeypatch.setattr(rankings.services, "SeatResult", SeatResult, raising=False)
     monkeypatch.setattr(
         rankings.services, "game_result_submit", lambda **kw: calls.append(kw), raising=False
     )
+    return calls
+
+
+def test_the_game_end_hands_off_to_rankings_once_after_commit(
+    hand_offs, django_capture_on_commit_callbacks
+):
+    calls = hand_offs
     table, users = seated({"variant": "tute", "players": 4, "stake": 50}, 4)
     with django_capture_on_commit_callbacks(execute=True):
         game = play_to_the_end(table, users, seed=3)
@@ -124,13 +132,9 @@ def test_the_game_end_hands_off_to_rankings_once_after_commit(
 
 
 def test_a_practice_game_is_handed_off_as_practice_with_no_stake(
-    monkeypatch, django_capture_on_commit_callbacks
+    hand_offs, django_capture_on_commit_callbacks
 ):
-    calls = []
-    monkeypatch.setattr(rankings.services, "SeatResult", SeatResult, raising=False)
-    monkeypatch.setattr(
-        rankings.services, "game_result_submit", lambda **kw: calls.append(kw), raising=False
-    )
+    calls = hand_offs
     table, users = seated({"variant": "habanero", "competitive": False, "points_to_win": 1}, 2)
     with django_capture_on_commit_callbacks(execute=True):
         play_to_the_end(table, users, seed=1)

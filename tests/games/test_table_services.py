@@ -23,6 +23,10 @@ def refused(code: str, call, **kwargs) -> TableError:
     return error.value
 
 
+def options_refused(table: Table, user, options: dict, code: str = "invalid") -> TableError:
+    return refused(code, services.table_set_options, table_id=table.pk, user=user, options=options)
+
+
 def full_table(options: dict, chips: int = 1000) -> tuple[Table, list]:
     players = options.get("players", 2 if options.get("variant") == "habanero" else 4)
     users = [UserFactory(chips=chips) for _ in range(players)]
@@ -149,40 +153,16 @@ def test_only_the_master_changes_options_and_only_between_games():
     services.table_set_options(table_id=table.pk, user=users[0], options={"points_to_win": 2})
     table.refresh_from_db()
     assert table.points_to_win == 2
-    error = refused(
-        "invalid",
-        services.table_set_options,
-        table_id=table.pk,
-        user=users[0],
-        options={"stake": 5000},
-    )
+    error = options_refused(table, users[0], {"stake": 5000})
     assert error.field == "stake"
-    refused(
-        "invalid",
-        services.table_set_options,
-        table_id=table.pk,
-        user=users[0],
-        options={"variant": "tute", "players": 4, "pairs": 1},
-    )
+    options_refused(table, users[0], {"variant": "tute", "players": 4, "pairs": 1})
     services.game_start(table_id=table.pk, user=users[0])
-    refused(
-        "invalid",
-        services.table_set_options,
-        table_id=table.pk,
-        user=users[0],
-        options={"rounds": 3},
-    )
+    options_refused(table, users[0], {"rounds": 3})
 
 
 def test_a_table_cannot_shrink_under_a_seated_player():
     table, users = full_table({"players": 3})
-    error = refused(
-        "invalid",
-        services.table_set_options,
-        table_id=table.pk,
-        user=users[0],
-        options={"players": 2},
-    )
+    error = options_refused(table, users[0], {"players": 2})
     assert error.field == "players"
 
 

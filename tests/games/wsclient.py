@@ -1,19 +1,17 @@
 """A small client of docs/protocol.md over real WebSockets (the `websockets` library), and
-daphne processes to point it at. Used by the two-process test and by `make bench`."""
+(from the shared fixtures) daphne processes to point it at. Used by the two-process test and
+by `make bench`."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import subprocess
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.conftest import ROOT, free_port, stop, wait_for_port
+from tests.conftest import running_daphne as daphne
+
+__all__ = ["TableClient", "daphne"]
 
 
 class TableClient:
@@ -63,24 +61,3 @@ class TableClient:
 
     async def close(self) -> None:
         await self.ws.close()
-
-
-@contextlib.contextmanager
-def daphne(
-    env: dict[str, str], log: Path, app: str = "tute_site.asgi:application"
-) -> Iterator[str]:
-    """A daphne process serving `app` on a free port, with `env`. Yields its base URL."""
-    port = free_port()
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            wait_for_port(port, process)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            stop(process, timeout=10)
