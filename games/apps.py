@@ -1,7 +1,20 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+# The Moderators group's rights here: see tables, games and chat, close a table. No add,
+# change or delete: every change goes through an admin action and a service.
+GAMES_MODERATOR_PERMISSIONS: tuple[tuple[str, str], ...] = (
+    ("games", "view_table"),
+    ("games", "close_table"),
+    ("games", "view_tableseat"),
+    ("games", "view_game"),
+    ("games", "view_gameseat"),
+    ("games", "view_chatmessage"),
+    ("games", "view_invitation"),
+)
+
 
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
+    moderator_permissions = GAMES_MODERATOR_PERMISSIONS

@@ -1,7 +1,9 @@
-"""Games as stored truth: a game's record (NOTATION.md) plus who sat where.
+"""Tables and games as stored truth.
 
-A table (lobby, options, live play) comes with the tables issue and will point at its current
-game. The engine state is never stored: any process rebuilds it from `record`.
+A `Table` holds the options of RULES.md §10, its master and its seats; it points at its
+current (or last) `Game`. A game stores its record (NOTATION.md) plus who sat where. The
+engine state is never stored: any process rebuilds it from `record`. Writes live in
+`games/services.py`, reads in `games/selectors.py`.
 """
 
 from django.conf import settings
@@ -39,6 +41,17 @@ class Game(models.Model):
     result = models.JSONField(_("result"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # The table the game was played at (none for games made outside a table, e.g. imports).
+    table = models.ForeignKey(
+        "Table",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="games",
+        verbose_name=_("table"),
+    )
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -91,3 +104,184 @@ class GameSeat(models.Model):
     def __str__(self) -> str:
         who = self.user.username if self.user_id else f"robot ({self.robot})"
         return f"{self.game} seat {self.seat}: {who}"
+
+
+class StockPlay(models.TextChoices):
+    FREE = "free", _("Free")
+    FOLLOW_TRUMP = "follow_trump", _("Answer a trump lead with a trump")
+    STRICT = "strict", _("Strict")
+
+
+class Table(models.Model):
+    """A table of the lobby: its §10 options, its master, its seats and its current game.
+
+    The table's row is the lock of everything that happens at it: every service that changes
+    the table, its seats or its game takes it with `select_for_update()` first.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        CLOSED = "closed", _("Closed")
+
+    variant = models.CharField(
+        _("variant"), max_length=16, choices=Variant.choices, default=Variant.TUTE
+    )
+    players = models.PositiveSmallIntegerField(_("players"), default=4)
+    pairs = models.BooleanField(_("pairs"), default=True)
+    rounds = models.PositiveSmallIntegerField(_("deals to win"), default=1)
+    points_to_win = models.PositiveSmallIntegerField(_("points to win"), default=4)
+    move_time = models.PositiveSmallIntegerField(_("seconds per move"), default=30)
+    competitive = models.BooleanField(_("competitive"), default=True)
+    stake = models.PositiveIntegerField(_("stake"), default=0)
+    private = models.BooleanField(_("private"), default=False)
+    guests = models.BooleanField(_("guests may watch"), default=True)
+    allow_tute = models.BooleanField(_("tute allowed"), default=True)
+    stock_play = models.CharField(
+        _("play while the stock lasts"),
+        max_length=16,
+        choices=StockPlay.choices,
+        default=StockPlay.FREE,
+    )
+    master = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="tables_mastered",
+        verbose_name=_("master"),
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.OPEN
+    )
+    # The game being played, or the last one played here (its summary stays on show).
+    game = models.OneToOneField(
+        Game,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="current_at",
+        verbose_name=_("current game"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(players__gte=2, players__lte=4), name="games_table_players"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(rounds__gte=1, rounds__lte=5), name="games_table_rounds"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(points_to_win__gte=1, points_to_win__lte=5),
+                name="games_table_points_to_win",
+            ),
+            # A stake is only ever played for at a competitive table.
+            models.CheckConstraint(
+                condition=models.Q(competitive=True) | models.Q(stake=0),
+                name="games_table_stake_competitive",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "variant"])]
+        permissions = [("close_table", _("Can close tables"))]
+
+    def __str__(self) -> str:
+        return f"{self.get_variant_display()} table #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("table_detail", args=[self.pk])
+
+    @property
+    def rule_options(self) -> dict:
+        """The options that change the rules, as a record's `options` (NOTATION.md)."""
+        return {
+            "players": self.players,
+            "pairs": self.pairs,
+            "rounds": self.rounds,
+            "points_to_win": self.points_to_win,
+            "allow_tute": self.allow_tute,
+            "stock_play": self.stock_play,
+        }
+
+
+class TableSeat(models.Model):
+    """A player sitting in one seat of a table (seats are numbered as in the engine)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="table_seats"
+    )
+    # The address the player was last seen from at this table; copied into the game's seat
+    # when the game starts.
+    ip_address = models.GenericIPAddressField(_("IP address"), null=True, blank=True)
+    sat_at = models.DateTimeField(_("sat down"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="games_tableseat_unique_seat"),
+            models.UniqueConstraint(fields=["table", "user"], name="games_tableseat_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.seat}: {self.user}"
+
+
+class Invitation(models.Model):
+    """The master's invitation to sit at a private table."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="table_invitations",
+        verbose_name=_("invited player"),
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("invited by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="games_invitation_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} to {self.table}"
+
+
+class ChatMessage(models.Model):
+    """One line of a table's chat. Stored as typed; escaped whenever it is rendered."""
+
+    MAX_LENGTH = 300
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="chat_messages",
+        verbose_name=_("author"),
+    )
+    text = models.CharField(_("text"), max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+        # The rate limit counts a user's latest messages.
+        indexes = [models.Index(fields=["user", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text[:40]}"

@@ -1,7 +1,11 @@
-from django.http import JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponseNotAllowed, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 
-from games.models import Game
+from accounts.ip import client_ip
+from games import selectors, services
+from games.forms import TableOptionsForm
+from games.models import Game, Table, Variant
 
 
 def game_detail(request, pk: int):
@@ -15,3 +19,51 @@ def game_record(request, pk: int):
     response = JsonResponse(game.record, json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="tute-game-{game.pk}.json"'
     return response
+
+
+def lobby_filters(request) -> dict:
+    """The lobby's filters from the query string: ?variant=tute&free=1&max_stake=50."""
+    variant = request.GET.get("variant") or None
+    stake = request.GET.get("max_stake", "")
+    return {
+        "variant": variant if variant in Variant.values else None,
+        "free_seats": request.GET.get("free") == "1",
+        "max_stake": int(stake) if stake.isdigit() else None,
+    }
+
+
+def table_list(request):
+    """The lobby: open tables (kept live by /ws/lobby/) and the form to create one."""
+    tables = selectors.lobby_tables(**lobby_filters(request))
+    return render(request, "games/table_list.html", {"tables": tables, "form": TableOptionsForm()})
+
+
+@login_required
+def table_create(request):
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    form = TableOptionsForm(request.POST)
+    if form.is_valid():
+        try:
+            table = services.table_create(
+                master=request.user, options=form.cleaned_data, ip_address=client_ip(request)
+            )
+        except services.TableError as error:
+            form.add_service_error(error)
+        else:
+            return redirect(table)
+    response = render(
+        request, "games/table_list.html", {"tables": selectors.lobby_tables(), "form": form}
+    )
+    response.status_code = 400
+    return response
+
+
+def table_detail(request, pk: int):
+    """A table; its live state comes over /ws/tables/<id>/."""
+    table = get_object_or_404(Table, pk=pk)
+    return render(
+        request,
+        "games/table_detail.html",
+        {"table": table, "summary": selectors.table_summary(table=table)},
+    )

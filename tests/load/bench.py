@@ -4,7 +4,12 @@ Machines here are noisy, so every figure is also given relative to a baseline me
 same run: a fixed pure-Python workload (shuffle a 40-card deck, then pick and remove cards one
 at a time, as a random player would). A ratio moves only when our code does.
 
-    python -m tests.load.bench [--seconds S] [--arena-games N] [--only leaderboards]
+    python -m tests.load.bench [--seconds S] [--arena-games N] [--moves N] [--no-live]
+                               [--only leaderboards]
+
+Live play (tests/load/live_bench.py) is timed against a real daphne over real WebSockets: from
+a card sent to the update received by every other seat of a 4-player table, median and 99th
+percentile over 200 moves, beside a bare Channels echo app's fan-out measured in the same run.
 
 With BENCH_DATABASE_URL pointing at a PostgreSQL database filled by
 `manage.py make_bench_rankings` (100,000 players, 1,000,000 games), it also times each
@@ -193,6 +198,8 @@ def main() -> None:
     parser.add_argument("--arena-games", type=int, default=1000, help="0 skips the arenas")
     parser.add_argument("--runs", type=int, default=21, help="requests per leaderboard page")
     parser.add_argument("--only", choices=["leaderboards"], help="run only these benchmarks")
+    parser.add_argument("--moves", type=int, default=200, help="live-play moves to time")
+    parser.add_argument("--no-live", action="store_true", help="skip the live-play bench")
     args = parser.parse_args()
     database_url = os.environ.get("BENCH_DATABASE_URL", "")
     if args.only == "leaderboards":
@@ -226,6 +233,11 @@ def main() -> None:
                 }
             )
         )
+    if not args.no_live:
+        from tests.load.live_bench import live_bench
+
+        for line in live_bench(args.moves):
+            print(json.dumps(line))
     # The baseline again: how much the machine drifted during the run.
     print(json.dumps({"bench": "baseline-again", "plies_per_s": round(baseline(args.seconds))}))
 
