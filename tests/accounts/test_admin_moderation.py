@@ -20,7 +20,7 @@ def test_the_moderators_group_from_the_migration_has_exactly_its_permissions():
     group = Group.objects.get(name="Moderators")
     granted = set(group.permissions.values_list("content_type__app_label", "codename"))
     assert granted == moderator_permissions()
-    assert {app for app, _codename in granted} == {"accounts", "rankings"}
+    assert {app for app, _codename in granted} == {"accounts", "games", "rankings"}
     assert not any(
         codename.startswith(("delete_", "change_", "add_")) for _app, codename in granted
     )
