@@ -5,4 +5,9 @@ from games import views
 urlpatterns = [
     path("games/<int:pk>/", views.game_detail, name="game_detail"),
     path("games/<int:pk>/record.json", views.game_record, name="game_record"),
+    path("tables/", views.table_list, name="table_list"),
+    path("tables/new/", views.table_create, name="table_create"),
+    path("tables/<int:pk>/", views.table_detail, name="table_detail"),
+    path("tables/<int:pk>/request/", views.table_request, name="table_request"),
+    path("tables/<int:pk>/options/", views.table_options, name="table_options"),
 ]
