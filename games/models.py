@@ -185,6 +185,7 @@ class Table(models.Model):
             ),
         ]
         indexes = [models.Index(fields=["status", "variant"])]
+        permissions = [("close_table", _("Can close tables"))]
 
     def __str__(self) -> str:
         return f"{self.get_variant_display()} table #{self.pk}"

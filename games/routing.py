@@ -1,3 +1,10 @@
-"""WebSocket routes for live play (tables and the lobby come with their issues)."""
+"""WebSocket routes for live play: one socket per table, one for the lobby (docs/protocol.md)."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games import consumers
+
+websocket_urlpatterns = [
+    path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+]

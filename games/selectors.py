@@ -1,7 +1,34 @@
-"""Reads about games. The engine state is rebuilt from the stored record, never stored."""
+"""Reads about tables and games. The engine state is rebuilt from the stored record, never stored.
 
+The payloads here are the JSON of docs/protocol.md. A seat's payload holds that seat's view
+alone; the spectators' holds the view of seat None, with no hand at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from accounts.models import User
 from games.engine import GameState, from_record
-from games.models import Game
+from games.models import ChatMessage, Game, Table, TableSeat
+
+CHAT_HISTORY = 50
+TABLE_OPTIONS = (
+    "variant",
+    "players",
+    "pairs",
+    "rounds",
+    "points_to_win",
+    "move_time",
+    "competitive",
+    "stake",
+    "private",
+    "guests",
+    "allow_tute",
+    "stock_play",
+)
 
 
 def game_state(*, game: Game) -> GameState:
@@ -13,3 +40,134 @@ def game_outcome(*, game: Game) -> dict:
     """The result the record gives: {"over", "winner", "score"}, as the replay command says it."""
     outcome = game_state(game=game).outcome()
     return {"over": outcome.over, "winner": outcome.winner, "score": list(outcome.score)}
+
+
+def action_count(record: dict) -> int:
+    """The number of actions in a record, across all its deals."""
+    return sum(len(deal.get("actions", [])) for deal in record.get("deals", []))
+
+
+def table_options(table: Table) -> dict[str, Any]:
+    """Every §10 option of a table, by name."""
+    return {name: getattr(table, name) for name in TABLE_OPTIONS}
+
+
+def table_seats(*, table: Table) -> list[TableSeat]:
+    return list(table.seats.select_related("user").order_by("seat"))
+
+
+def table_summary(*, table: Table, seats: list[TableSeat] | None = None) -> dict[str, Any]:
+    """A table as the lobby and the table socket show it (docs/protocol.md)."""
+    if seats is None:
+        seats = table_seats(table=table)
+    by_seat = {s.seat: s for s in seats}
+    row: list[dict[str, Any] | None] = [
+        {"seat": n, "user": by_seat[n].user.username} if n in by_seat else None
+        for n in range(table.players)
+    ]
+    return {
+        "id": table.pk,
+        "url": table.get_absolute_url(),
+        "status": table.status,
+        "master": table.master.username,
+        "options": table_options(table),
+        "seats": row,
+        "free_seats": sum(1 for entry in row if entry is None),
+        "game_id": table.game_id,
+    }
+
+
+def seat_of(*, seats: list[TableSeat], user: User | None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    for s in seats:
+        if s.user_id == user.pk:
+            return s.seat
+    return None
+
+
+def chat_json(message: ChatMessage) -> dict[str, Any]:
+    return {
+        "id": message.pk,
+        "user": message.user.username,
+        "text": message.text,
+        "at": message.created_at.isoformat().replace("+00:00", "Z"),
+    }
+
+
+def chat_history(*, table: Table) -> list[dict[str, Any]]:
+    latest = table.chat_messages.select_related("user").order_by("-created_at", "-pk")
+    return [chat_json(m) for m in reversed(latest[:CHAT_HISTORY])]
+
+
+def game_json(*, game: Game, state: GameState, seat: int | None, watch: bool) -> dict[str, Any]:
+    """The `game` part of a state frame for one seat (None: spectator; watch False: may not
+    watch, so no view at all)."""
+    over = game.status != Game.Status.PLAYING
+    return {
+        "id": game.pk,
+        "status": game.status,
+        "count": action_count(game.record),
+        "deals": len(game.record.get("deals", [])),
+        "view": state.view(seat).to_dict() if watch else None,
+        # Hands are shown once the game is over, never before.
+        "deal_summaries": state.deal_summaries() if over and watch else None,
+        "result": game.result if over else None,
+    }
+
+
+def state_frames(
+    *,
+    table: Table,
+    seats: list[TableSeat],
+    game: Game | None,
+    state: GameState | None,
+    only: list[int | None] | None = None,
+) -> dict[int | None, dict[str, Any]]:
+    """One `state` frame per seat (keyed by seat number) and one for spectators (key None),
+    each holding only what that seat may see; `only` picks some of them. `event` is None and
+    `you` is left for the socket to add."""
+    summary = table_summary(table=table, seats=seats)
+    chat = chat_history(table=table)
+    count = action_count(game.record) if game is not None else 0
+    frames: dict[int | None, dict[str, Any]] = {}
+    for seat in [*range(table.players), None] if only is None else only:
+        # A spectator sees the game and the chat only while the table admits guests.
+        watch = seat is not None or table.guests
+        frames[seat] = {
+            "type": "state",
+            "table_id": table.pk,
+            "count": count,
+            "event": None,
+            "table": summary,
+            "game": None
+            if game is None or state is None
+            else game_json(game=game, state=state, seat=seat, watch=watch),
+            "chat": chat if watch else [],
+        }
+    return frames
+
+
+def table_state_for(*, table_id: int, user: User | None) -> dict[str, Any] | None:
+    """The whole current state as `user` may see it (None: no such table)."""
+    table = Table.objects.select_related("master", "game").filter(pk=table_id).first()
+    if table is None:
+        return None
+    seats = table_seats(table=table)
+    seat = seat_of(seats=seats, user=user)
+    game = table.game
+    state = game_state(game=game) if game is not None else None
+    return state_frames(table=table, seats=seats, game=game, state=state, only=[seat])[seat]
+
+
+def lobby_tables() -> list[dict[str, Any]]:
+    """Every table that is not closed, newest first, as the lobby shows them."""
+    tables = Table.objects.exclude(status=Table.Status.CLOSED).select_related("master")
+    seats: dict[int, list[TableSeat]] = {}
+    for s in TableSeat.objects.filter(table__in=tables).select_related("user"):
+        seats.setdefault(s.table_id, []).append(s)
+    return [table_summary(table=t, seats=seats.get(t.pk, [])) for t in tables]
+
+
+def open_tables() -> QuerySet[Table]:
+    return Table.objects.exclude(status=Table.Status.CLOSED)

@@ -1,0 +1,337 @@
+"""WebSocket consumers of a table and of the lobby (docs/protocol.md).
+
+A consumer only parses a message, checks who is asking and calls one service of
+games/services.py in one sync function (`database_sync_to_async`), where the service's
+`atomic()` block and its `select_for_update` live. It keeps no game state: the state frames it
+forwards were built by the service that changed the table, one per seat, and it joins only the
+group of its own seat (or the spectators'), so it never holds another seat's hand.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from games import push, services
+from games.models import Table
+from games.selectors import action_count, lobby_tables, table_state_for
+
+MAX_MESSAGE_BYTES = 4096
+CLOSE_UNKNOWN_TABLE = 4404
+CLOSE_FORBIDDEN = 4403
+
+
+def socket_ip(scope: dict[str, Any]) -> str | None:
+    """The client's address (daphne's --proxy-headers puts a proxy's X-Forwarded-For here)."""
+    client = scope.get("client")
+    return client[0] if client else None
+
+
+def socket_language(scope: dict[str, Any]) -> str:
+    """The player's language: their account's, else the language cookie, else the browser's."""
+    user = scope.get("user")
+    if user is not None and user.is_authenticated and user.language:
+        return user.language
+    candidates = [scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")]
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    candidates += [code for code, _q in translation.trans_real.parse_accept_lang_header(accept)]
+    for code in candidates:
+        if not code:
+            continue
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+def seat_in(frame: dict[str, Any], username: str | None) -> int | None:
+    """The seat `username` holds according to a state frame's table."""
+    if username is None:
+        return None
+    for entry in frame["table"]["seats"]:
+        if entry is not None and entry["user"] == username:
+            return entry["seat"]
+    return None
+
+
+class JsonSocket(AsyncJsonWebsocketConsumer):
+    """Refuses frames over 4 KiB and frames that are not JSON, in the player's language."""
+
+    language = settings.LANGUAGE_CODE
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        raw = text_data.encode("utf-8") if text_data is not None else (bytes_data or b"")
+        if len(raw) > MAX_MESSAGE_BYTES:
+            await self.send_error(
+                "too_large", _("That message is too large (4 KiB at most)."), request=None
+            )
+            return
+        try:
+            content = json.loads(raw)
+        except (ValueError, RecursionError):
+            await self.send_error("malformed", _("That message is not JSON."), request=None)
+            return
+        await self.receive_json(content)
+
+    async def error_frame(self, code: str, message: Any, **extra: Any) -> dict[str, Any]:
+        with translation.override(self.language):
+            return {"type": "error", "code": code, "message": str(message), **extra}
+
+    async def send_error(self, code: str, message: Any, **extra: Any) -> None:
+        await self.send_json(await self.error_frame(code, message, **extra))
+
+
+class TableConsumer(JsonSocket):
+    """`/ws/tables/<id>/`: the state of one table as its user may see it, and their requests."""
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        user = self.scope.get("user")
+        self.user = user if user is not None and user.is_authenticated else None
+        self.username = self.user.username if self.user is not None else None
+        self.language = socket_language(self.scope)
+        self.group: str | None = None
+        self.seat: int | None = None
+        await self.accept()
+        guests = await database_sync_to_async(self._arrive)()
+        if guests is None:
+            await self.send_error(
+                "unknown_table", _("There is no such table."), table_id=self.table_id, count=0
+            )
+            await self.close(CLOSE_UNKNOWN_TABLE)
+            return
+        if self.user is None and not guests:
+            await self.send_error(
+                "login_required",
+                _("Log in to watch this table."),
+                table_id=self.table_id,
+                count=0,
+            )
+            await self.close(CLOSE_FORBIDDEN)
+            return
+        # Join the group first, then read: a push that lands in between is older or equal,
+        # and the client keeps the frame with the highest count.
+        await self.refresh()
+
+    def _arrive(self) -> bool | None:
+        """Whether the table admits guests (None: no such table); notes a player's address."""
+        table = Table.objects.filter(pk=self.table_id).only("guests").first()
+        if table is None:
+            return None
+        if self.user is not None:
+            services.table_seen(
+                table_id=self.table_id, user=self.user, ip_address=socket_ip(self.scope)
+            )
+        return table.guests
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def refresh(self, frame: dict[str, Any] | None = None) -> None:
+        """Read this user's state afresh, join their seat's group (or the spectators') and
+        send the whole state."""
+        fresh = await database_sync_to_async(table_state_for)(
+            table_id=self.table_id, user=self.user
+        )
+        if fresh is None:
+            return
+        if frame is not None:
+            fresh["event"] = frame.get("event")
+        seat = seat_in(fresh, self.username)
+        group = push.frame_group(self.table_id, seat)
+        if group != self.group:
+            if self.group is not None:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.group, self.seat = group, seat
+            # Read again: a push sent before joining the new group may have been missed.
+            fresh = (
+                await database_sync_to_async(table_state_for)(
+                    table_id=self.table_id, user=self.user
+                )
+                or fresh
+            )
+            if frame is not None:
+                fresh["event"] = frame.get("event")
+        await self.send_state(fresh)
+
+    async def send_state(self, frame: dict[str, Any]) -> None:
+        seat = self.seat
+        master = frame["table"]["master"]
+        can_chat = self.user is not None and (
+            seat is not None or frame["table"]["options"]["guests"]
+        )
+        you = {
+            "user": self.username,
+            "seat": seat,
+            "master": self.username is not None and master == self.username,
+            "can_chat": can_chat,
+        }
+        await self.send_json({**frame, "you": you})
+
+    # --- Pushes from services ------------------------------------------------------------
+
+    async def table_frame(self, event: dict[str, Any]) -> None:
+        frame = event["frame"]
+        view = frame["game"]["view"] if frame["game"] else None
+        if seat_in(frame, self.username) != self.seat or (
+            view is not None and view["seat"] != self.seat
+        ):
+            # Someone sat or stood, or a late frame of a group we left: never forward a view
+            # that is not ours; read our own instead.
+            await self.refresh(frame)
+            return
+        await self.send_state(frame)
+
+    async def table_chat(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["frame"])
+
+    # --- Requests from the client --------------------------------------------------------
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict):
+            await self.send_error(
+                "malformed",
+                _("A message must be a JSON object."),
+                request=None,
+                **await self.where(),
+            )
+            return
+        kind = content.get("type")
+        request = kind if isinstance(kind, str) else None
+        if "table_id" in content and content["table_id"] != self.table_id:
+            await self.send_error(
+                "wrong_table",
+                _("That message is for another table."),
+                request=request,
+                **await self.where(),
+            )
+            return
+        if kind == "sync":
+            await self.refresh()
+            return
+        call = self.calls.get(kind) if isinstance(kind, str) else None
+        if call is None:
+            await self.send_error(
+                "malformed", _("Unknown message type."), request=request, **await self.where()
+            )
+            return
+        if self.user is None:
+            await self.send_error(
+                "login_required", _("Log in to do that."), request=request, **await self.where()
+            )
+            return
+        try:
+            arguments = call[1](content)
+        except ValueError as exc:
+            await self.send_error("malformed", exc.args[0], request=request, **await self.where())
+            return
+        error = await database_sync_to_async(self._call)(call[0], arguments)
+        if error is not None:
+            await self.send_error(
+                error.code,
+                error.message,
+                rule=error.rule,
+                field=error.field,
+                request=request,
+                **await self.where(),
+            )
+            if error.code == "stale":
+                await self.refresh()
+
+    def _call(self, service: Any, arguments: dict[str, Any]) -> services.TableError | None:
+        try:
+            service(table_id=self.table_id, user=self.user, **arguments)
+        except services.TableError as error:
+            return error
+        return None
+
+    async def where(self) -> dict[str, Any]:
+        """`table_id` and the game's current action count, for an error frame."""
+        return {"table_id": self.table_id, "count": await database_sync_to_async(self._count)()}
+
+    def _count(self) -> int:
+        record = (
+            Table.objects.filter(pk=self.table_id).values_list("game__record", flat=True).first()
+        )
+        return action_count(record) if record else 0
+
+    calls: dict[str, tuple[Any, Any]] = {}
+
+
+def _act(content: dict[str, Any]) -> dict[str, Any]:
+    count = content.get("count")
+    if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
+        raise ValueError(_("count must be an integer."))
+    return {"action": content.get("action"), "count": count}
+
+
+def _sit(content: dict[str, Any]) -> dict[str, Any]:
+    seat = content.get("seat")
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+        raise ValueError(_("seat must be an integer."))
+    return {"seat": seat}
+
+
+def _field(name: str, kind: type, message: Any):
+    def parse(content: dict[str, Any]) -> dict[str, Any]:
+        value = content.get(name)
+        if not isinstance(value, kind):
+            raise ValueError(message)
+        return {name: value}
+
+    return parse
+
+
+def _nothing(content: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+TableConsumer.calls = {
+    "act": (services.game_act, _act),
+    "next_deal": (services.game_next_deal, _nothing),
+    "start": (services.game_start, _nothing),
+    "sit": (services.table_sit, _sit),
+    "stand": (services.table_stand, _nothing),
+    "options": (
+        services.table_set_options,
+        _field("options", dict, _("options must be an object.")),
+    ),
+    "invite": (services.table_invite, _field("username", str, _("username must be a string."))),
+    "chat": (services.chat_post, _field("text", str, _("text must be a string."))),
+}
+
+
+class LobbyConsumer(JsonSocket):
+    """`/ws/lobby/`: every open table, then one message per change."""
+
+    async def connect(self) -> None:
+        self.language = socket_language(self.scope)
+        await self.accept()
+        await self.channel_layer.group_add(push.LOBBY_GROUP, self.channel_name)
+        await self.send_tables()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(push.LOBBY_GROUP, self.channel_name)
+
+    async def send_tables(self) -> None:
+        tables = await database_sync_to_async(lobby_tables)()
+        await self.send_json({"type": "tables", "tables": tables})
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "sync":
+            await self.send_tables()
+            return
+        await self.send_error("malformed", _("Unknown message type."), request=None)
+
+    async def lobby_frame(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["frame"])

@@ -1,0 +1,58 @@
+"""Pushes to the sockets of a table and of the lobby, through the channel layer.
+
+Each seat of a table has its own group and the spectators one more, so a message meant for a
+seat holds that seat's view alone: no message with another seat's hand ever reaches a socket.
+Services call these only from `transaction.on_commit`, with frames built inside the
+transaction, so a push always describes a committed state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+LOBBY_GROUP = "lobby"
+
+
+def seat_group(table_id: int, seat: int) -> str:
+    return f"table-{table_id}-seat-{seat}"
+
+
+def watch_group(table_id: int) -> str:
+    return f"table-{table_id}-watch"
+
+
+def frame_group(table_id: int, seat: int | None) -> str:
+    return watch_group(table_id) if seat is None else seat_group(table_id, seat)
+
+
+async def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+
+
+def send(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send (group, message) pairs at once, from sync code."""
+    if messages:
+        async_to_sync(_send_all)(messages)
+
+
+def table_messages(
+    table_id: int, frames: dict[int | None, dict[str, Any]], event: dict[str, Any] | None
+) -> list[tuple[str, dict[str, Any]]]:
+    """One `table.frame` message per group: each seat's own frame, the spectators' frame."""
+    return [
+        (frame_group(table_id, seat), {"type": "table.frame", "frame": {**frame, "event": event}})
+        for seat, frame in frames.items()
+    ]
+
+
+def lobby_message(summary: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    if summary["status"] == "closed":
+        payload = {"type": "table_closed", "table_id": summary["id"]}
+    else:
+        payload = {"type": "table", "table": summary}
+    return LOBBY_GROUP, {"type": "lobby.frame", "frame": payload}
