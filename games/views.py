@@ -64,8 +64,8 @@ TABLE_STRINGS = {
     "last_trick": _("Last trick"),
     "hide_last_trick": _("Hide the last trick"),
     "no_last_trick": _("No trick has been taken yet."),
-    "hand_sizes": _("%(n)s cards"),
-    "tricks_won": _("%(n)s tricks"),
+    "hand_sizes": _("Cards in hand: %(n)s"),
+    "tricks_won": _("Tricks: %(n)s"),
     "connecting": _("Connecting…"),
     "offline": _("Connection lost: reconnecting…"),
     "gone": _("This table is closed or cannot be watched."),
@@ -80,6 +80,11 @@ TABLE_STRINGS = {
     "invited": _("%(user)s is invited."),
     "log_in_to_sit": _("Log in to sit down"),
     "see_replay": _("See the replay"),
+    "play_step": _("%(user)s plays: %(card)s."),
+    "capote_declined": _("%(user)s declines capote."),
+    "bid_step": _("%(user)s bids %(n)s."),
+    "dealt_step": _("Deal %(number)s: the cards are dealt."),
+    "step_of": _("Step %(n)s of %(total)s"),
 }
 
 
@@ -147,7 +152,7 @@ def game_record(request, pk: int):
 
 
 def _lobby_context(request, form: TableOptionsForm | None = None) -> dict:
-    filters = LobbyFilterForm(request.GET)
+    filters = LobbyFilterForm(request.GET, auto_id="filter_%s")
     return {
         "filters": filters,
         "tables": filters.filter(selectors.lobby_tables()),

@@ -5,32 +5,9 @@
 document.addEventListener("DOMContentLoaded", () => {
   const app = document.getElementById("table-app");
   if (!app) return;
-  const T = JSON.parse(document.getElementById("table-strings").textContent);
+  const { T, SUIT_NAMES, fmt, make, face, back } = window.tuteCards;
+  const cardLabel = window.tuteCards.label;
   const $ = (id) => document.getElementById(id);
-  const fmt = (text, values = {}) =>
-    text.replace(/%\((\w+)\)s/g, (_, key) => (key in values ? String(values[key]) : ""));
-  const make = (tag, className, text) => {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = text;
-    return node;
-  };
-  const SUIT_NAMES = { O: "oros", C: "copas", E: "espadas", B: "bastos" };
-
-  // The 40 faces, rendered once by the server in the engine's order (O, C, E, B, strongest first).
-  const faces = new Map();
-  const order = new Map();
-  document.querySelectorAll("template[data-card]").forEach((t, i) => {
-    faces.set(t.dataset.card, t);
-    order.set(t.dataset.card, i);
-  });
-  const cardLabel = (code) => faces.get(code).dataset.label;
-  const face = (code) => faces.get(code).content.firstElementChild.cloneNode(true);
-  const back = () => {
-    const node = make("span", "card-back");
-    node.setAttribute("aria-hidden", "true");
-    return node;
-  };
 
   let S = null; // the last state frame drawn
   let showLastTrick = false;
@@ -96,13 +73,7 @@ document.addEventListener("DOMContentLoaded", () => {
   const running = () => S.table.status === "playing";
   const legal = () => (view() ? view().legal_actions : []);
 
-  function position(seat) {
-    const n = playersCount();
-    const places = n === 2 ? ["bottom", "top"] : n === 3 ? ["bottom", "right", "left"]
-      : ["bottom", "right", "top", "left"];
-    const me = mySeat() === null ? 0 : mySeat();
-    return places[(seat - me + n) % n];
-  }
+  const position = (seat) => window.tuteCards.position(seat, playersCount(), mySeat());
 
   // ------------------------------------------------------------------ drawing
   function draw(previous) {
@@ -231,7 +202,7 @@ document.addEventListener("DOMContentLoaded", () => {
     if (!v || !v.hand) return;
     const plays = new Map();
     for (const a of legal()) if ("play" in a) plays.set(a.play, a);
-    const cards = [...v.hand].sort((a, b) => order.get(a) - order.get(b));
+    const cards = window.tuteCards.sort(v.hand);
     for (const code of cards) {
       const button = make("button", "card-btn");
       button.type = "button";
