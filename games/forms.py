@@ -25,9 +25,7 @@ class TableOptionsForm(forms.Form):
     pairs = forms.BooleanField(
         label=_("Play in pairs (4-player tute)"), required=False, initial=True
     )
-    rounds = forms.IntegerField(
-        label=_("Deals to win (tute)"), min_value=1, max_value=5, initial=1
-    )
+    rounds = forms.IntegerField(label=_("Deals to win (tute)"), min_value=1, max_value=5, initial=1)
     points_to_win = forms.IntegerField(
         label=_("Points to win (habanero)"), min_value=1, max_value=5, initial=4
     )
@@ -82,18 +80,20 @@ ANY = [("", _("Any"))]
 class LobbyFilterForm(forms.Form):
     """The lobby's filters, read from the query string: an empty field filters nothing."""
 
-    variant = forms.ChoiceField(label=_("Variant"), choices=ANY + Variant.choices, required=False)
+    variant = forms.ChoiceField(
+        label=_("Variant"), choices=[*ANY, *Variant.choices], required=False
+    )
     free_seats = forms.TypedChoiceField(
         label=_("Free seats"),
-        choices=ANY + [(1, _("At least 1")), (2, _("At least 2")), (3, _("At least 3"))],
+        choices=[*ANY, (1, _("At least 1")), (2, _("At least 2")), (3, _("At least 3"))],
         coerce=int,
         empty_value=None,
         required=False,
     )
     stake = forms.TypedChoiceField(
         label=_("Stake"),
-        choices=ANY
-        + [
+        choices=[
+            *ANY,
             (0, _("No stake")),
             (50, _("Up to 50 chips")),
             (100, _("Up to 100 chips")),

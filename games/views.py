@@ -109,9 +109,7 @@ def game_detail(request, pk: int):
 
 
 def _side_names(replay: dict, names: dict, side: int) -> str:
-    return " & ".join(
-        names.get(seat, "") for seat, s in enumerate(replay["sides"]) if s == side
-    )
+    return " & ".join(names.get(seat, "") for seat, s in enumerate(replay["sides"]) if s == side)
 
 
 def _deal_for_page(deal: dict, replay: dict, names: dict) -> dict:

@@ -78,6 +78,7 @@ document.addEventListener("DOMContentLoaded", () => {
   // ------------------------------------------------------------------ drawing
   function draw(previous) {
     app.dataset.status = S.table.status;
+    app.dataset.count = String(S.count);
     drawSeatsPanel();
     drawMasterPanel(previous);
     drawFelt();

@@ -51,7 +51,10 @@ def test_lobby_filters_by_variant_free_seats_and_stake(client):
     services.table_sit(table_id=full.pk, user=UserFactory(chips=1000))
     practice = open_table(variant="pocha", players=3, competitive=False)
     assert tile_ids(client.get("/tables/").content.decode()) == [
-        practice.pk, full.pk, habanero.pk, tute.pk
+        practice.pk,
+        full.pk,
+        habanero.pk,
+        tute.pk,
     ]
     by_variant = client.get("/tables/", {"variant": "habanero"}).content.decode()
     assert tile_ids(by_variant) == [full.pk, habanero.pk]
@@ -62,7 +65,10 @@ def test_lobby_filters_by_variant_free_seats_and_stake(client):
     no_stake = client.get("/tables/", {"stake": 0}).content.decode()
     assert tile_ids(no_stake) == [practice.pk, full.pk, tute.pk]
     assert tile_ids(client.get("/tables/", {"stake": 100}).content.decode()) == [
-        practice.pk, full.pk, habanero.pk, tute.pk
+        practice.pk,
+        full.pk,
+        habanero.pk,
+        tute.pk,
     ]
 
 
@@ -85,14 +91,26 @@ def test_creating_a_table_makes_its_creator_master_in_the_first_seat(client):
     client.force_login(alice)
     response = client.post(
         "/tables/new/",
-        {"variant": "habanero", "players": 2, "rounds": 1, "points_to_win": 3, "move_time": 20,
-         "competitive": "on", "stake": 30, "guests": "on", "allow_tute": "on",
-         "stock_play": "free"},
+        {
+            "variant": "habanero",
+            "players": 2,
+            "rounds": 1,
+            "points_to_win": 3,
+            "move_time": 20,
+            "competitive": "on",
+            "stake": 30,
+            "guests": "on",
+            "allow_tute": "on",
+            "stock_play": "free",
+        },
     )
     table = Table.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/tables/{table.pk}/"
     assert (table.variant, table.players, table.points_to_win, table.stake) == (
-        "habanero", 2, 3, 30
+        "habanero",
+        2,
+        3,
+        30,
     )
     assert table.master == alice and table.seats.get().seat == 0
     html = client.get(response["Location"]).content.decode()
@@ -101,9 +119,19 @@ def test_creating_a_table_makes_its_creator_master_in_the_first_seat(client):
 
 
 def form_data(**changes) -> dict:
-    data = {"variant": "tute", "players": 4, "pairs": "on", "rounds": 1, "points_to_win": 4,
-            "move_time": 30, "competitive": "on", "stake": 0, "guests": "on",
-            "allow_tute": "on", "stock_play": "free"}
+    data = {
+        "variant": "tute",
+        "players": 4,
+        "pairs": "on",
+        "rounds": 1,
+        "points_to_win": 4,
+        "move_time": 30,
+        "competitive": "on",
+        "stake": 0,
+        "guests": "on",
+        "allow_tute": "on",
+        "stock_play": "free",
+    }
     data.update(changes)
     return {k: v for k, v in data.items() if v is not None}
 
