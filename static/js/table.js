@@ -204,6 +204,7 @@ document.addEventListener("DOMContentLoaded", () => {
     const plays = new Map();
     for (const a of legal()) if ("play" in a) plays.set(a.play, a);
     const cards = window.tuteCards.sort(v.hand);
+    hand.dataset.cards = cards.join(" ");
     for (const code of cards) {
       const button = make("button", "card-btn");
       button.type = "button";

@@ -73,6 +73,30 @@ def play_by_keyboard(page) -> None:
     assert f'data-card="{focused}"' not in page.locator("#hand").inner_html()
 
 
+def change_options_while_bruno_watches(alicia, bruno) -> None:
+    """The master's change reaches a watcher at once; a refusal shows next to its field."""
+    alicia.locator("#options-details summary").click()
+    alicia.locator("#opt_move_time").fill("45")
+    alicia.get_by_role("button", name="Save the options").click()
+    bruno.locator("#table-options").get_by_text("45 s per move").wait_for()
+    alicia.locator("#opt_competitive").uncheck()
+    alicia.locator("#opt_stake").fill("10")
+    alicia.get_by_role("button", name="Save the options").click()
+    stake_errors = alicia.locator('#options-form [data-errors-for="stake"]')
+    stake_errors.get_by_text("Only a competitive table plays for a stake.").wait_for()
+    alicia.locator("#opt_stake").fill("0")
+    alicia.locator("#opt_competitive").check()
+
+
+def chat(bruno, alicia) -> None:
+    """A chat line reaches the other player as typed, never as HTML."""
+    bruno.locator("#chat-text").fill("<b>¡Suerte!</b> & <i>olé</i>")
+    bruno.get_by_role("button", name="Send").click()
+    line = alicia.locator("#chat-log li").last
+    line.get_by_text("<b>¡Suerte!</b> & <i>olé</i>").wait_for()
+    assert line.locator("b, i").count() == 0
+
+
 def test_two_players_open_join_and_play_a_whole_deal(browser, daphne_server):
     in_db(lambda: [UserFactory(username="alicia", chips=1000), UserFactory(username="bruno")])
     alicia_context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
@@ -100,6 +124,7 @@ def test_two_players_open_join_and_play_a_whole_deal(browser, daphne_server):
 
     tile.get_by_role("link", name="Join").click()
     bruno.wait_for_url(f"**/tables/{table_id}/")
+    change_options_while_bruno_watches(alicia, bruno)
     bruno.get_by_role("button", name="Sit here").click()
     # Alicia sees bruno sit down at once, and may start: every seat is taken.
     alicia.locator("#seats").get_by_text("bruno").wait_for()
@@ -123,6 +148,14 @@ def test_two_players_open_join_and_play_a_whole_deal(browser, daphne_server):
             # The phone-width table in the middle of a deal, for people to look at.
             bruno.screenshot(path=str(ARTIFACTS / "table-375.png"), full_page=True)
             assert no_sideways_scroll(bruno)
+            # A reload shows exactly the same position.
+            hand = bruno.locator("#hand").get_attribute("data-cards")
+            count = drawn_count(bruno)
+            bruno.reload()
+            bruno.wait_for_function("document.getElementById('table-app').dataset.count")
+            assert bruno.locator("#hand").get_attribute("data-cards") == hand
+            assert drawn_count(bruno) == count
+            chat(bruno, alicia)
         if alicia.locator("#summary").is_visible() and bruno.locator("#summary").is_visible():
             break
         for page in (alicia, bruno):
