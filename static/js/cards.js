@@ -29,6 +29,19 @@ window.tuteCards = (() => {
       node.setAttribute("aria-hidden", "true");
       return node;
     },
+    // A small table: a heading row, then one row per entry whose first cell is a heading.
+    table(className, headings, rows) {
+      const table = make("table", className);
+      const head = make("tr");
+      head.append(...headings.map((text) => make("th", "", text)));
+      table.append(head);
+      for (const [first, ...cells] of rows) {
+        const row = make("tr");
+        row.append(make("th", "", first), ...cells.map((text) => make("td", "", text)));
+        table.append(row);
+      }
+      return table;
+    },
     sort: (codes) => [...codes].sort((a, b) => order.get(a) - order.get(b)),
     // Where a seat sits on screen, seen from `me` (play passes to the right: seat+1 is there).
     position(seat, n, me) {

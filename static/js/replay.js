@@ -84,15 +84,9 @@ document.addEventListener("DOMContentLoaded", () => {
       card.append(face(p.trump_card));
       trump.append(card, make("span", "trump-label", `${T.trump}: ${SUIT_NAMES[p.trump_card.slice(-1)]}`));
     }
-    const board = make("table", "scoreboard");
-    const head = make("tr");
-    head.append(make("th", "", ""), make("th", "", T.points), make("th", "", T.score));
-    board.append(head);
-    for (let side = 0; side < p.score.length; side++) {
-      const row = make("tr");
-      row.append(make("th", "", sideNames(side)), make("td", "", p.points[side]), make("td", "", p.score[side]));
-      board.append(row);
-    }
+    const sides = [...p.score.keys()];
+    const board = window.tuteCards.table("scoreboard", ["", T.points, T.score],
+      sides.map((side) => [sideNames(side), p.points[side], p.score[side]]));
     felt.append(board);
     drawSummary(steps, p);
   }
@@ -103,21 +97,14 @@ document.addEventListener("DOMContentLoaded", () => {
     const summary = data.deals[deal].summary;
     const box = make("section", "summary");
     box.append(make("h3", "", fmt(T.deal_over, { number: data.deals[deal].number })));
-    const table = make("table", "summary-table");
-    const head = make("tr");
-    head.append(make("th", "", ""), make("th", "", T.points), make("th", "", T.cantes));
-    table.append(head);
-    for (let side = 0; side < p.score.length; side++) {
-      const row = make("tr");
-      const cantes = (summary.cantes[side] || []).map((c) => `${c.value} ${SUIT_NAMES[c.suit]}`).join(", ");
-      row.append(
-        make("th", "", sideNames(side)),
-        make("td", "", summary.points ? summary.points[side] : "–"),
-        make("td", "", cantes || T.none),
-      );
-      if (summary.winner === side) row.classList.add("winner");
-      table.append(row);
-    }
+    const sides = [...p.score.keys()];
+    const table = window.tuteCards.table("summary-table", ["", T.points, T.cantes],
+      sides.map((side) => [
+        sideNames(side),
+        summary.points ? summary.points[side] : "–",
+        (summary.cantes[side] || []).map((c) => `${c.value} ${SUIT_NAMES[c.suit]}`).join(", ") || T.none,
+      ]));
+    if (summary.winner !== null) table.rows[summary.winner + 1].classList.add("winner");
     box.append(table);
     box.append(make("p", "winner-line", summary.winner === null ? T.no_winner
       : fmt(T.winner, { who: sideNames(summary.winner) })));

@@ -115,6 +115,9 @@ document.addEventListener("DOMContentLoaded", () => {
         const meta = make("div", "seat-meta");
         if (v.dealer === seat) meta.append(make("span", "dealer-chip", T.dealer));
         meta.append(make("span", "tricks-won", fmt(T.tricks_won, { n: v.tricks_won[seat] })));
+        for (const cante of v.cantes.filter((c) => c.seat === seat)) {
+          meta.append(make("span", "cante-chip", `${cante.value} ${SUIT_NAMES[cante.suit]}`));
+        }
         if (v.bids && v.bids[seat] !== null) {
           meta.append(make("span", "bid", `${T.bids}: ${v.bids[seat]}`));
         }
@@ -135,22 +138,13 @@ document.addEventListener("DOMContentLoaded", () => {
   function drawScoreboard(felt, v) {
     felt.querySelector(".scoreboard")?.remove();
     if (!v) return;
-    const board = make("table", "scoreboard");
-    const head = make("tr");
-    head.append(make("th", "", ""), make("th", "", T.points), make("th", "", T.score));
-    board.append(head);
     const points = v.hand_scores || v.points;
-    for (let side = 0; side < v.score.length; side++) {
-      const row = make("tr");
-      row.append(
-        make("th", "", v.pairs ? fmt(T.team, { n: side + 1 }) : sideNames(side)),
-        make("td", "", points ? points[side] : "–"),
-        make("td", "", v.score[side]),
-      );
-      const cantes = v.cantes.filter((c) => v.sides[c.seat] === side);
-      if (cantes.length) row.title = cantes.map((c) => `${c.value} ${SUIT_NAMES[c.suit]}`).join(", ");
-      board.append(row);
-    }
+    const board = window.tuteCards.table("scoreboard", ["", T.points, T.score],
+      [...v.score.keys()].map((side) => [
+        v.pairs ? fmt(T.team, { n: side + 1 }) : sideNames(side),
+        points ? points[side] : "–",
+        v.score[side],
+      ]));
     felt.append(board);
   }
 
@@ -314,24 +308,14 @@ document.addEventListener("DOMContentLoaded", () => {
     }
     box.hidden = false;
     box.append(make("h2", "", v.game_over ? T.game_over : fmt(T.deal_over, { number: v.deal_number + 1 })));
-    const table = make("table", "summary-table");
-    const head = make("tr");
-    head.append(make("th", "", ""), make("th", "", T.points), make("th", "", T.cantes), make("th", "", T.score));
-    table.append(head);
     const points = v.hand_scores || v.points;
-    for (let side = 0; side < v.score.length; side++) {
-      const row = make("tr");
-      const cantes = v.cantes.filter((c) => v.sides[c.seat] === side)
-        .map((c) => `${c.value} ${SUIT_NAMES[c.suit]}`).join(", ");
-      row.append(
-        make("th", "", sideNames(side)),
-        make("td", "", points ? points[side] : "–"),
-        make("td", "", cantes || T.none),
-        make("td", "", v.score[side]),
-      );
-      if (v.deal_winner === side) row.classList.add("winner");
-      table.append(row);
-    }
+    const cantesOf = (side) => v.cantes.filter((c) => v.sides[c.seat] === side)
+      .map((c) => `${c.value} ${SUIT_NAMES[c.suit]}`).join(", ");
+    const table = window.tuteCards.table("summary-table", ["", T.points, T.cantes, T.score],
+      [...v.score.keys()].map((side) => [
+        sideNames(side), points ? points[side] : "–", cantesOf(side) || T.none, v.score[side],
+      ]));
+    if (v.deal_winner !== null) table.rows[v.deal_winner + 1].classList.add("winner");
     box.append(table);
     if (v.tute) box.append(make("p", "", fmt(T.sang_tute, { user: seatName(v.tute.seat) })));
     if (v.game_over) {

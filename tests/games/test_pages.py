@@ -10,6 +10,7 @@ from games import services
 from games.engine import new_game
 from games.models import Game, GameSeat, Table
 from tests.accounts.factories import UserFactory
+from tests.games.test_export import play_random_game
 from tests.rules.html import find
 
 pytestmark = pytest.mark.django_db
@@ -214,17 +215,6 @@ def test_master_options_form_refuses_next_to_the_field_and_saves(client):
     assert (table.players, table.rounds) == (3, 2)
 
 
-def play_out(options: dict, seed: int):
-    rng = random.Random(seed)
-    state = new_game(options, rng)
-    while not state.over:
-        if state.needs_deal:
-            state.deal_next(rng)
-            continue
-        state.apply(rng.choice([a for acts in state.legal_actions().values() for a in acts]))
-    return state
-
-
 def stored_game(state, status, names=("ana", "blas")) -> Game:
     game = Game.objects.create(
         variant=state.options.variant,
@@ -250,7 +240,7 @@ def test_a_running_game_page_and_record_stay_hidden(client):
 
 
 def test_finished_game_page_replays_every_deal_step_by_step(client):
-    state = play_out({"variant": "habanero", "points_to_win": 1}, seed=4)
+    state = play_random_game({"variant": "habanero", "points_to_win": 1}, seed=4)
     game = stored_game(state, Game.Status.FINISHED)
     html = client.get(f"/games/{game.pk}/").content.decode()
     replay = json.loads(find(html, "script", id="replay-data")[0].text)
