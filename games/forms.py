@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games import selectors
 from games.models import StockPlay, Variant
 from games.services import DEFAULT_OPTIONS, TableError, clean_table_options
 
@@ -83,14 +84,14 @@ class LobbyFilterForm(forms.Form):
     variant = forms.ChoiceField(
         label=_("Variant"), choices=[*ANY, *Variant.choices], required=False
     )
-    free_seats = forms.TypedChoiceField(
+    free = forms.TypedChoiceField(
         label=_("Free seats"),
         choices=[*ANY, (1, _("At least 1")), (2, _("At least 2")), (3, _("At least 3"))],
         coerce=int,
         empty_value=None,
         required=False,
     )
-    stake = forms.TypedChoiceField(
+    max_stake = forms.TypedChoiceField(
         label=_("Stake"),
         choices=[
             *ANY,
@@ -104,20 +105,17 @@ class LobbyFilterForm(forms.Form):
         required=False,
     )
 
-    def filter(self, tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The lobby rows (docs/protocol.md's table summaries) that pass the filters."""
-        if not self.is_valid():
-            return tables
-        variant = self.cleaned_data.get("variant")
-        free = self.cleaned_data.get("free_seats")
-        stake = self.cleaned_data.get("stake")
-        return [
-            t
-            for t in tables
-            if (not variant or t["options"]["variant"] == variant)
-            and (free is None or t["free_seats"] >= free)
-            and (stake is None or t["options"]["stake"] <= stake)
-        ]
+    def tables(self) -> list[dict[str, Any]]:
+        """The lobby rows (docs/protocol.md's table summaries) that pass the filters; an
+        invalid filter is ignored rather than refused."""
+        data = self.cleaned_data if self.is_valid() else {}
+        free = data.get("free")
+        rows = selectors.lobby_tables(
+            variant=data.get("variant") or None,
+            free_seats=bool(free),
+            max_stake=data.get("max_stake"),
+        )
+        return [row for row in rows if row["free_seats"] >= free] if free else rows
 
 
 class InviteForm(forms.Form):

@@ -153,7 +153,7 @@ def _lobby_context(request, form: TableOptionsForm | None = None) -> dict:
     filters = LobbyFilterForm(request.GET, auto_id="filter_%s")
     return {
         "filters": filters,
-        "tables": filters.filter(selectors.lobby_tables()),
+        "tables": filters.tables(),
         "form": form if form is not None else TableOptionsForm(),
     }
 

@@ -59,13 +59,13 @@ def test_lobby_filters_by_variant_free_seats_and_stake(client):
     ]
     by_variant = client.get("/tables/", {"variant": "habanero"}).content.decode()
     assert tile_ids(by_variant) == [full.pk, habanero.pk]
-    with_room = client.get("/tables/", {"variant": "habanero", "free_seats": 1})
+    with_room = client.get("/tables/", {"variant": "habanero", "free": 1})
     assert tile_ids(with_room.content.decode()) == [habanero.pk]
-    three_free = client.get("/tables/", {"free_seats": 3}).content.decode()
+    three_free = client.get("/tables/", {"free": 3}).content.decode()
     assert tile_ids(three_free) == [tute.pk]
-    no_stake = client.get("/tables/", {"stake": 0}).content.decode()
+    no_stake = client.get("/tables/", {"max_stake": 0}).content.decode()
     assert tile_ids(no_stake) == [practice.pk, full.pk, tute.pk]
-    assert tile_ids(client.get("/tables/", {"stake": 100}).content.decode()) == [
+    assert tile_ids(client.get("/tables/", {"max_stake": 100}).content.decode()) == [
         practice.pk,
         full.pk,
         habanero.pk,
