@@ -30,6 +30,7 @@ TABLE_STRINGS = {
     "next_deal": _("Next deal"),
     "wait_new_game": _("Waiting for the master to start a new game."),
     "deal_over": _("Deal %(number)s is over"),
+    "deal_n": _("Deal %(n)s"),
     "game_over": _("Game over"),
     "winner": _("%(who)s won."),
     "winners": _("Winners: %(who)s."),

@@ -63,7 +63,10 @@ document.addEventListener("DOMContentLoaded", () => {
     const entry = S.table.seats[seat];
     return entry ? entry.user : T.free_seat;
   };
-  const playersCount = () => (view() ? view().players : S.table.options.players);
+  // Seats follow the table's options; a finished game played with other options (the master
+  // changed them since) is left out of the table's drawing but still summed up below it.
+  const playersCount = () => S.table.options.players;
+  const feltView = () => (view() && view().players === playersCount() ? view() : null);
   const sides = () => (view() ? view().sides : [...Array(playersCount()).keys()]);
   const sideNames = (side) =>
     sides()
@@ -95,7 +98,7 @@ document.addEventListener("DOMContentLoaded", () => {
     const felt = $("felt");
     felt.className = `felt players-${playersCount()}`;
     felt.querySelectorAll(".seat-box").forEach((node) => node.remove());
-    const v = view();
+    const v = feltView();
     for (let seat = 0; seat < playersCount(); seat++) {
       const box = make("div", `seat-box pos-${position(seat)}`);
       if (v && v.turn === seat && !v.needs_deal && !v.game_over) box.classList.add("turn");
@@ -318,6 +321,17 @@ document.addEventListener("DOMContentLoaded", () => {
     if (v.deal_winner !== null) table.rows[v.deal_winner + 1].classList.add("winner");
     box.append(table);
     if (v.tute) box.append(make("p", "", fmt(T.sang_tute, { user: seatName(v.tute.seat) })));
+    const deals = S.game.deal_summaries || [];
+    if (v.game_over && deals.length > 1) {
+      // Every deal of the game, once it is over (the hands are public then).
+      const list = make("ul", "deal-list");
+      deals.forEach((deal, i) => {
+        const points = deal.points ? deal.points.join(" – ") : "–";
+        const who = deal.winner === null ? "" : ` · ${fmt(T.winner, { who: sideNames(deal.winner) })}`;
+        list.append(make("li", "", `${fmt(T.deal_n, { n: i + 1 })}: ${points}${who}`));
+      });
+      box.append(list);
+    }
     if (v.game_over) {
       const winners = Array.isArray(v.winner) ? v.winner : [v.winner];
       box.append(make("p", "winner-line", fmt(winners.length > 1 ? T.winners : T.winner,
