@@ -247,6 +247,9 @@ class TableConsumer(JsonSocket):
                 await self.refresh()
 
     def _call(self, service: Any, arguments: dict[str, Any]) -> services.TableError | None:
+        if service is services.table_sit:
+            # The address the game records for this player when it starts.
+            arguments = {**arguments, "ip_address": socket_ip(self.scope)}
         try:
             service(table_id=self.table_id, user=self.user, **arguments)
         except services.TableError as error:

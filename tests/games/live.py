@@ -29,7 +29,12 @@ def session_cookie(user) -> str:
 
 
 async def open_socket(
-    path: str, user=None, *, origin: bytes = ORIGIN, language: str | None = None
+    path: str,
+    user=None,
+    *,
+    origin: bytes = ORIGIN,
+    language: str | None = None,
+    client: tuple[str, int] | None = None,
 ) -> WebsocketCommunicator:
     headers = [(b"origin", origin), (b"host", b"127.0.0.1")]
     cookies = []
@@ -41,6 +46,8 @@ async def open_socket(
     if cookies:
         headers.append((b"cookie", "; ".join(cookies).encode()))
     communicator = WebsocketCommunicator(application, path, headers=headers)
+    if client is not None:
+        communicator.scope["client"] = client  # as daphne gives the peer's address
     connected, _ = await communicator.connect(timeout=5)
     assert connected
     return communicator

@@ -5,9 +5,11 @@ import random
 from dataclasses import dataclass
 
 import pytest
+from django.db import transaction
 
 import rankings.services
 from games import services
+from games.engine import from_record
 from games.models import Game, GameSeat, Table
 from games.selectors import game_state
 from tests.accounts.factories import UserFactory
@@ -139,3 +141,23 @@ def test_a_practice_game_is_handed_off_as_practice_with_no_stake(
     with django_capture_on_commit_callbacks(execute=True):
         play_to_the_end(table, users, seed=1)
     assert [(c["competitive"], c["stake"], c["deals_to_win"]) for c in calls] == [(False, 0, 1)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rolled_back_action_leaves_no_trace_in_the_kept_states():
+    table, users = seated({"variant": "habanero"}, 2)
+    game = services.game_start(table_id=table.pk, user=users[0])
+    state = game_state(game=game)
+    seat = state.turn
+    first, second = state.legal_actions_for(seat)[:2]
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.game_act(table_id=table.pk, user=users[seat], action=first.to_dict())
+        raise RuntimeError("the transaction fails after the move")
+    # Another process plays the other card and stores it.
+    record = game.record
+    record["deals"][0]["actions"].append(second.to_dict())
+    Game.objects.filter(pk=game.pk).update(record=record)
+    game.refresh_from_db()
+    rebuilt = from_record(game.record)
+    for n in (0, 1, None):
+        assert game_state(game=game).view(n) == rebuilt.view(n)

@@ -4,6 +4,7 @@ import pytest
 from channels.db import database_sync_to_async as sync_to_async
 
 from games import services
+from games.models import GameSeat
 from games.moderators import games_moderators_sync
 from tests.accounts.factories import ModeratorFactory, UserFactory
 from tests.games.live import check_frame, open_socket, record_of, table_socket
@@ -22,7 +23,7 @@ async def test_sitting_starting_and_reconnecting_over_the_socket_show_each_playe
     guest = await sync_to_async(UserFactory)(chips=1000)
     master_socket, first = await table_socket(table.pk, master)
     assert first["you"] == {"user": master.username, "seat": 0, "master": True, "can_chat": True}
-    guest_socket, first = await table_socket(table.pk, guest)
+    guest_socket, first = await table_socket(table.pk, guest, client=("192.0.2.9", 50000))
     assert first["you"]["seat"] is None and first["table"]["free_seats"] == 1
     # The guest sits: both see it; the guest's socket now follows seat 1.
     await guest_socket.send_json_to({"type": "sit", "seat": 1})
@@ -40,6 +41,15 @@ async def test_sitting_starting_and_reconnecting_over_the_socket_show_each_playe
     for seat, frame in enumerate(frames):
         check_frame(frame, record, seat)
         assert len(frame["game"]["view"]["hand"]) == 8
+    # The guest's address, as their socket came, is the one the game recorded.
+    seats = await sync_to_async(
+        lambda: list(
+            GameSeat.objects.filter(game_id=frames[0]["game"]["id"]).values_list(
+                "seat", "ip_address"
+            )
+        )
+    )()
+    assert (1, "192.0.2.9") in seats
     # One move, then the guest reloads: the new socket shows exactly the current state.
     turn = frames[0]["game"]["view"]["turn"]
     mover = (master_socket, guest_socket)[turn]

@@ -7,6 +7,7 @@ import pytest
 from channels.db import database_sync_to_async as sync_to_async
 
 from games import services
+from games.models import GameSeat
 from tests.accounts.factories import UserFactory
 from tests.conftest import _child_env, database_url_for_tests
 from tests.games.live import check_frame, record_of, session_cookie
@@ -60,6 +61,13 @@ async def test_two_daphne_processes_serve_one_table_to_the_end_of_a_deal(tmp_pat
         # them goes through Redis.
         moves = await play_a_deal([first, second], table_id, sessions)
     assert moves >= 16  # at least the eight tricks of a deal, two cards each
+    # Each player's address as their socket came in is what the game recorded at its start.
+    addresses = await sync_to_async(
+        lambda: list(
+            GameSeat.objects.filter(game__table_id=table_id).values_list("ip_address", flat=True)
+        )
+    )()
+    assert addresses == ["127.0.0.1", "127.0.0.1"]
     for log in ("daphne-1.log", "daphne-2.log"):
         assert "Traceback" not in (tmp_path / log).read_text()
 
