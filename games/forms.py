@@ -1,34 +1,58 @@
-"""The table form: Django fields for RULES.md §10's options; the rules are the services'."""
+"""Forms of the lobby and the table page. They turn HTML fields into Python values; the rules
+of RULES.md §10 (what a variant allows, a stake only at a competitive table, enough chips) are
+checked by the services, and a form shows their refusal next to the field it names."""
 
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games import selectors
 from games.models import StockPlay, Variant
 from games.services import DEFAULT_OPTIONS, TableError, clean_table_options
 
 
 class TableOptionsForm(forms.Form):
-    """Every §10 option. `clean()` asks `clean_table_options` and puts its error next to the
-    field it names; the chips check happens in the service that creates or changes the table."""
+    """Every §10 option, for creating a table and for the master changing it."""
 
     variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices, initial="tute")
     players = forms.TypedChoiceField(
-        label=_("Players"), choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=4
+        label=_("Players"),
+        choices=[(2, "2"), (3, "3"), (4, "4")],
+        coerce=int,
+        initial=4,
+        help_text=_("Habanero is for two; tute and pocha for two to four."),
     )
-    pairs = forms.BooleanField(label=_("Pairs (4-player tute)"), required=False, initial=True)
+    pairs = forms.BooleanField(
+        label=_("Play in pairs (4-player tute)"), required=False, initial=True
+    )
     rounds = forms.IntegerField(label=_("Deals to win (tute)"), min_value=1, max_value=5, initial=1)
     points_to_win = forms.IntegerField(
         label=_("Points to win (habanero)"), min_value=1, max_value=5, initial=4
     )
     move_time = forms.IntegerField(
-        label=_("Seconds per move"), min_value=0, max_value=300, initial=30
+        label=_("Seconds per move"),
+        min_value=0,
+        max_value=300,
+        initial=30,
+        help_text=_("At 0 the server plays for a player whose turn it is."),
     )
-    competitive = forms.BooleanField(label=_("Competitive"), required=False, initial=True)
-    stake = forms.IntegerField(label=_("Stake"), min_value=0, initial=0)
-    private = forms.BooleanField(label=_("Private"), required=False, initial=False)
-    guests = forms.BooleanField(label=_("Guests may watch"), required=False, initial=True)
+    competitive = forms.BooleanField(
+        label=_("Competitive (XP, rankings and chips)"),
+        required=False,
+        initial=True,
+        help_text=_("Off: a practice table, nothing won or lost."),
+    )
+    stake = forms.IntegerField(
+        label=_("Stake in chips"),
+        min_value=0,
+        initial=0,
+        help_text=_("Each player puts it in the pot; competitive tables only."),
+    )
+    private = forms.BooleanField(
+        label=_("Private (invited players and my friends only)"), required=False, initial=False
+    )
+    guests = forms.BooleanField(label=_("Guests may watch and chat"), required=False, initial=True)
     allow_tute = forms.BooleanField(label=_("Tute allowed"), required=False, initial=True)
     stock_play = forms.ChoiceField(
         label=_("Play while the stock lasts (2-player tute)"),
@@ -43,9 +67,56 @@ class TableOptionsForm(forms.Form):
         try:
             return clean_table_options(data=data, current=DEFAULT_OPTIONS)
         except TableError as error:
-            self.add_error(error.field if error.field in self.fields else None, str(error.message))
+            self.add_service_error(error)
         return data
 
     def add_service_error(self, error: TableError) -> None:
         """Show a service's refusal next to the field it names (or above the form)."""
         self.add_error(error.field if error.field in self.fields else None, str(error.message))
+
+
+ANY = [("", _("Any"))]
+
+
+class LobbyFilterForm(forms.Form):
+    """The lobby's filters, read from the query string: an empty field filters nothing."""
+
+    variant = forms.ChoiceField(
+        label=_("Variant"), choices=[*ANY, *Variant.choices], required=False
+    )
+    free = forms.TypedChoiceField(
+        label=_("Free seats"),
+        choices=[*ANY, (1, _("At least 1")), (2, _("At least 2")), (3, _("At least 3"))],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    max_stake = forms.TypedChoiceField(
+        label=_("Stake"),
+        choices=[
+            *ANY,
+            (0, _("No stake")),
+            (50, _("Up to 50 chips")),
+            (100, _("Up to 100 chips")),
+            (500, _("Up to 500 chips")),
+        ],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+
+    def tables(self) -> list[dict[str, Any]]:
+        """The lobby rows (docs/protocol.md's table summaries) that pass the filters; an
+        invalid filter is ignored rather than refused."""
+        data = self.cleaned_data if self.is_valid() else {}
+        free = data.get("free")
+        rows = selectors.lobby_tables(
+            variant=data.get("variant") or None,
+            free_seats=bool(free),
+            max_stake=data.get("max_stake"),
+        )
+        return [row for row in rows if row["free_seats"] >= free] if free else rows
+
+
+class InviteForm(forms.Form):
+    username = forms.CharField(label=_("Invite a player"), max_length=150)

@@ -10,4 +10,6 @@ urlpatterns = [
     path("tables/", views.table_list, name="table_list"),
     path("tables/new/", views.table_create, name="table_create"),
     path("tables/<int:pk>/", views.table_detail, name="table_detail"),
+    path("tables/<int:pk>/request/", views.table_request, name="table_request"),
+    path("tables/<int:pk>/options/", views.table_options, name="table_options"),
 ]

@@ -1,16 +1,141 @@
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponseNotAllowed, JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
 
 from accounts.ip import client_ip
 from games import selectors, services
-from games.forms import TableOptionsForm
-from games.models import Game, Table, Variant
+from games.engine.cards import CARDS
+from games.forms import InviteForm, LobbyFilterForm, TableOptionsForm
+from games.models import Game, Table
+from games.replays import game_replay
+from games.templatetags.cards import card_label
+
+# The 40 cards in the engine's order (suits O, C, E, B, strongest first): the order a hand
+# is sorted in, and the <template> elements the table page's script clones cards from.
+ALL_CARDS = [str(card) for card in sorted(set(CARDS), key=lambda c: c.index)]
+
+# Sentences the table page's script shows; %(name)s is filled in by the script.
+TABLE_STRINGS = {
+    "your_turn": _("Your turn."),
+    "your_turn_bid": _("Your turn: how many tricks do you bid?"),
+    "waiting_for": _("Waiting for %(user)s."),
+    "may_sing": _("You may sing now."),
+    "waiting_players": _("Waiting for players: %(free)s free seats."),
+    "ready_master": _("Every seat is taken: start the game when you are ready."),
+    "ready": _("Every seat is taken: waiting for the master to start."),
+    "new_game": _("New game with the same players"),
+    "next_deal": _("Next deal"),
+    "wait_new_game": _("Waiting for the master to start a new game."),
+    "deal_over": _("Deal %(number)s is over"),
+    "deal_n": _("Deal %(n)s"),
+    "game_over": _("Game over"),
+    "winner": _("%(who)s won."),
+    "winners": _("Winners: %(who)s."),
+    "no_winner": _("Nobody won this deal."),
+    "points": _("Points"),
+    "score": _("Game score"),
+    "cantes": _("Cantes"),
+    "none": _("none"),
+    "sing": _("Sing %(value)s in %(suit)s"),
+    "sang": _("%(user)s sings %(value)s in %(suit)s!"),
+    "tute_12": _("Tute of kings"),
+    "tute_11": _("Tute of knights"),
+    "sang_tute": _("%(user)s announces a tute!"),
+    "exchange": _("Take the trump card for the %(card)s"),
+    "exchanged": _("%(user)s takes the trump card for the %(card)s."),
+    "capote_yes": _("Declare capote"),
+    "capote_no": _("No capote"),
+    "capote": _("%(user)s declares capote!"),
+    "bid": _("Bid %(n)s"),
+    "bids": _("Bids"),
+    "free_seat": _("Free seat"),
+    "sit": _("Sit here"),
+    "stand": _("Stand up"),
+    "you": _("you"),
+    "master": _("table master"),
+    "dealer": _("dealer"),
+    "team": _("Team %(n)s"),
+    "trump": _("Trump"),
+    "stock": _("Stock: %(n)s"),
+    "last_trick": _("Last trick"),
+    "hide_last_trick": _("Hide the last trick"),
+    "hand_sizes": _("Cards in hand: %(n)s"),
+    "tricks_won": _("Tricks: %(n)s"),
+    "connecting": _("Connecting…"),
+    "offline": _("Connection lost: reconnecting…"),
+    "gone": _("This table is closed or cannot be watched."),
+    "watching": _("You are watching this table."),
+    "closed": _("This table is closed."),
+    "options_changed": _("%(user)s changed the options."),
+    "sat": _("%(user)s sat down."),
+    "stood": _("%(user)s stood up."),
+    "started": _("A new game starts!"),
+    "dealt": _("A new deal is dealt."),
+    "ended": _("The game is over."),
+    "invited": _("%(user)s is invited."),
+    "see_replay": _("See the replay"),
+    "play_step": _("%(user)s plays: %(card)s."),
+    "capote_declined": _("%(user)s declines capote."),
+    "bid_step": _("%(user)s bids %(n)s."),
+    "dealt_step": _("Deal %(number)s: the cards are dealt."),
+    "step_of": _("Step %(n)s of %(total)s"),
+}
 
 
 def game_detail(request, pk: int):
+    """A finished game: its players, result and a replay of every deal, hands revealed.
+    Hidden (404) while the game runs, since the replay shows every hand."""
     game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=pk)
-    return render(request, "games/game_detail.html", {"game": game, "seats": game.seats.all()})
+    if game.status == Game.Status.PLAYING:
+        raise Http404
+    seats = list(game.seats.all())
+    names = {s.seat: (s.user.username if s.user_id else s.robot) for s in seats}
+    replay = game_replay(game=game) if game.record.get("deals") else None
+    context = {"game": game, "seats": seats, "replay": replay}
+    if replay is not None:
+        context.update(
+            names=[names.get(seat, "") for seat in range(replay["players"])],
+            all_cards=_all_cards(),
+            strings=TABLE_STRINGS,
+            deals=[_deal_for_page(deal, replay, names) for deal in replay["deals"]],
+        )
+    return render(request, "games/game_detail.html", context)
+
+
+def _side_names(replay: dict, names: dict, side: int) -> str:
+    return " & ".join(names.get(seat, "") for seat, s in enumerate(replay["sides"]) if s == side)
+
+
+def _deal_for_page(deal: dict, replay: dict, names: dict) -> dict:
+    """A deal as the page shows it without the script: hands dealt, tricks, points."""
+    first = deal["steps"][0]
+    summary = deal["summary"]
+    sides = max(replay["sides"]) + 1
+    return {
+        "number": deal["number"],
+        "dealer": names.get(deal["dealer"], ""),
+        "trump_card": first["trump_card"],
+        "hands": [(names.get(seat, ""), hand) for seat, hand in enumerate(first["hands"])],
+        "tricks": [[(names.get(p["seat"], ""), p["card"]) for p in t] for t in summary["tricks"]],
+        "sides": [
+            {
+                "names": _side_names(replay, names, side),
+                "points": None if summary["points"] is None else summary["points"][side],
+                "cantes": summary["cantes"][side] if side < len(summary["cantes"]) else [],
+            }
+            for side in range(sides)
+        ],
+        "winner": None
+        if summary["winner"] is None
+        else _side_names(replay, names, summary["winner"]),
+    }
+
+
+def _all_cards() -> list[tuple[str, str]]:
+    return [(code, card_label(code)) for code in ALL_CARDS]
 
 
 def game_record(request, pk: int):
@@ -21,27 +146,29 @@ def game_record(request, pk: int):
     return response
 
 
-def lobby_filters(request) -> dict:
-    """The lobby's filters from the query string: ?variant=tute&free=1&max_stake=50."""
-    variant = request.GET.get("variant") or None
-    stake = request.GET.get("max_stake", "")
+def _lobby_context(request, form: TableOptionsForm | None = None) -> dict:
+    filters = LobbyFilterForm(request.GET, auto_id="filter_%s")
     return {
-        "variant": variant if variant in Variant.values else None,
-        "free_seats": request.GET.get("free") == "1",
-        "max_stake": int(stake) if stake.isdigit() else None,
+        "filters": filters,
+        "tables": filters.tables(),
+        "form": form if form is not None else TableOptionsForm(),
     }
 
 
 def table_list(request):
-    """The lobby: open tables (kept live by /ws/lobby/) and the form to create one."""
-    tables = selectors.lobby_tables(**lobby_filters(request))
-    return render(request, "games/table_list.html", {"tables": tables, "form": TableOptionsForm()})
+    """The lobby: open tables with filters (kept live by /ws/lobby/), and the create form."""
+    context = _lobby_context(request)
+    template = "games/table_list.html"
+    if request.htmx:
+        template += "#lobby-tables"
+    return render(request, template, context)
 
 
 @login_required
 def table_create(request):
+    """Create a table from the lobby's form; the service's refusals go next to their field."""
     if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
+        return redirect("table_list")
     form = TableOptionsForm(request.POST)
     if form.is_valid():
         try:
@@ -52,18 +179,76 @@ def table_create(request):
             form.add_service_error(error)
         else:
             return redirect(table)
-    response = render(
-        request, "games/table_list.html", {"tables": selectors.lobby_tables(), "form": form}
-    )
-    response.status_code = 400
-    return response
+    return render(request, "games/table_list.html", _lobby_context(request, form), status=400)
 
 
-def table_detail(request, pk: int):
-    """A table; its live state comes over /ws/tables/<id>/."""
-    table = get_object_or_404(Table, pk=pk)
-    return render(
-        request,
-        "games/table_detail.html",
-        {"table": table, "summary": selectors.table_summary(table=table)},
-    )
+def table_detail(request, pk: int, options_form: TableOptionsForm | None = None):
+    """A table. Its seats are drawn here for browsers without JavaScript; the script redraws
+    everything (seats, options, game, chat) from the table socket's `state` frames."""
+    table = get_object_or_404(Table.objects.select_related("master"), pk=pk)
+    summary = selectors.table_summary(table=table)
+    if options_form is None:
+        options_form = TableOptionsForm(initial=summary["options"], auto_id="opt_%s")
+    me = request.user.username if request.user.is_authenticated else None
+    context = {
+        "table": table,
+        "summary": summary,
+        "seated": any(s and s["user"] == me for s in summary["seats"]),
+        "is_master": me is not None and summary["master"] == me,
+        "options_form": options_form,
+        "invite_form": InviteForm(),
+        "all_cards": _all_cards(),
+        "strings": TABLE_STRINGS,
+    }
+    return render(request, "games/table_detail.html", context)
+
+
+# What each button of the table page asks, when it is posted without the socket (no script).
+TABLE_REQUESTS = {
+    "sit": lambda request, table_id: services.table_sit(
+        table_id=table_id,
+        user=request.user,
+        seat=int(request.POST["seat"]) if request.POST.get("seat", "").isdigit() else None,
+        ip_address=client_ip(request),
+    ),
+    "stand": lambda request, table_id: services.table_stand(table_id=table_id, user=request.user),
+    "start": lambda request, table_id: services.game_start(table_id=table_id, user=request.user),
+    "next_deal": lambda request, table_id: services.game_next_deal(
+        table_id=table_id, user=request.user
+    ),
+    "invite": lambda request, table_id: services.table_invite(
+        table_id=table_id, user=request.user, username=request.POST.get("username", "").strip()
+    ),
+}
+
+
+@login_required
+@require_POST
+def table_request(request, pk: int):
+    """One table request from a plain form (sit, stand, start, next deal, invite)."""
+    get_object_or_404(Table, pk=pk)
+    handler = TABLE_REQUESTS.get(request.POST.get("do", ""))
+    if handler is None:
+        messages.error(request, _("Unknown request."))
+    else:
+        try:
+            handler(request, pk)
+        except services.TableError as error:
+            messages.error(request, str(error.message))
+    return redirect("table_detail", pk=pk)
+
+
+@login_required
+@require_POST
+def table_options(request, pk: int):
+    """The master's options form, posted without the socket; errors next to their field."""
+    get_object_or_404(Table, pk=pk)
+    form = TableOptionsForm(request.POST, auto_id="opt_%s")
+    if form.is_valid():
+        try:
+            services.table_set_options(table_id=pk, user=request.user, options=form.cleaned_data)
+        except services.TableError as error:
+            form.add_service_error(error)
+        else:
+            return redirect("table_detail", pk=pk)
+    return table_detail(request, pk, options_form=form)

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 # (url name, label, one line for the home page). A section appears once its app routes it.
 SECTIONS = [
     ("rules", _("Rules"), _("How to play Tute, Habanero and Pocha, with examples.")),
-    ("lobby", _("Lobby"), _("Find a table, or open your own and choose its options.")),
+    ("table_list", _("Lobby"), _("Find a table, or open your own and choose its options.")),
     ("rankings", _("Rankings"), _("The best players by experience and chips.")),
     ("player_search", _("Players"), _("Find a player by name and ask them to be your friend.")),
 ]

@@ -147,7 +147,9 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py 8 reads with a 5 s socket timeout by default, shorter than the
+                # layer's blocking BZPOPMIN: every idle socket would be dropped every 5 s.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
                 # A table pushes one message per seat per move; the default 100 is too tight
                 # for a busy lobby. A lost push is harmless anyway: each one carries the whole view.
                 "capacity": 1500,

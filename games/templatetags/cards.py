@@ -178,3 +178,9 @@ def card(text: str, size: str = "md") -> SafeString:
 def card_name(text: str) -> str:
     """The card's name alone, in the current language."""
     return card_label(str(text))
+
+
+@register.simple_tag
+def card_suit(letter: str) -> str:
+    """A suit's name from its letter ("O": "oros"); the same in every language."""
+    return SUIT_LABELS[letter]

@@ -1,0 +1,599 @@
+/* The live table: draws everything from the table socket's `state` frames (docs/protocol.md)
+   and sends the player's requests back. The server is the authority: this script offers only
+   what `view.legal_actions` lists and never decides a rule itself. No framework, no build. */
+"use strict";
+document.addEventListener("DOMContentLoaded", () => {
+  const app = document.getElementById("table-app");
+  if (!app) return;
+  const { T, SUIT_NAMES, fmt, make, face, back } = window.tuteCards;
+  const cardLabel = window.tuteCards.label;
+  const $ = (id) => document.getElementById(id);
+
+  let S = null; // the last state frame drawn
+  let showLastTrick = false;
+  let noticeTimer = null;
+
+  const socket = window.tuteSocket(app.dataset.socket, {
+    onMessage,
+    onStatus,
+    stopCodes: [4403, 4404],
+  });
+
+  function onStatus(status) {
+    const line = $("connection");
+    line.dataset.state = status;
+    line.hidden = status === "open";
+    line.textContent = { gone: T.gone, offline: T.offline, connecting: T.connecting }[status] || "";
+  }
+
+  function send(message) {
+    if (!socket.send(message)) showError(T.offline);
+    return true;
+  }
+
+  function onMessage(frame) {
+    if (frame.type === "state") {
+      const previous = S;
+      // Counts move one action at a time; a jump means a frame was lost: ask for everything.
+      // (A new game starts again from 0.)
+      const jumped =
+        previous !== null &&
+        frame.event !== null &&
+        frame.event.kind !== "start" &&
+        (frame.count > previous.count + 1 || frame.count < previous.count);
+      S = frame;
+      draw(previous);
+      announce(frame.event, previous);
+      if (jumped) send({ type: "sync" });
+    } else if (frame.type === "chat") {
+      addChat(frame.message);
+    } else if (frame.type === "error") {
+      showError(frame.message, frame);
+      if (S) {
+        drawHand();
+        drawActions();
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ helpers on the state
+  const view = () => (S && S.game ? S.game.view : null);
+  const mySeat = () => (S && S.you ? S.you.seat : null);
+  const seatName = (seat) => {
+    const entry = S.table.seats[seat];
+    return entry ? entry.user : T.free_seat;
+  };
+  // Seats follow the table's options; a finished game played with other options (the master
+  // changed them since) is left out of the table's drawing but still summed up below it.
+  const playersCount = () => S.table.options.players;
+  const feltView = () => (view() && view().players === playersCount() ? view() : null);
+  const sides = () => (view() ? view().sides : [...Array(playersCount()).keys()]);
+  const sideNames = (side) =>
+    sides()
+      .map((s, seat) => (s === side ? seatName(seat) : null))
+      .filter((name) => name !== null)
+      .join(" & ");
+  const running = () => S.table.status === "playing";
+  const legal = () => (view() ? view().legal_actions : []);
+
+  const position = (seat) => window.tuteCards.position(seat, playersCount(), mySeat());
+
+  // ------------------------------------------------------------------ drawing
+  function draw(previous) {
+    app.dataset.status = S.table.status;
+    app.dataset.count = String(S.count);
+    drawSeatsPanel();
+    drawMasterPanel(previous);
+    drawFelt();
+    drawHand();
+    drawActions();
+    drawStatus();
+    drawSummary();
+    drawLastTrick();
+    drawChat();
+    $("chat-form").hidden = !(S.you && S.you.can_chat);
+  }
+
+  function drawFelt() {
+    const felt = $("felt");
+    felt.className = `felt players-${playersCount()}`;
+    felt.querySelectorAll(".seat-box").forEach((node) => node.remove());
+    const v = feltView();
+    for (let seat = 0; seat < playersCount(); seat++) {
+      const box = make("div", `seat-box pos-${position(seat)}`);
+      if (v && v.turn === seat && !v.needs_deal && !v.game_over) box.classList.add("turn");
+      if (seat === mySeat()) box.classList.add("me");
+      const entry = S.table.seats[seat];
+      const name = make("div", "seat-name");
+      if (entry && entry.user === S.table.master) {
+        const star = make("span", "star", "★");
+        star.title = T.master;
+        star.setAttribute("aria-label", T.master);
+        name.append(star, " ");
+      }
+      name.append(entry ? entry.user : T.free_seat);
+      if (seat === mySeat()) name.append(make("span", "you-tag", ` (${T.you})`));
+      box.append(name);
+      if (v) {
+        const meta = make("div", "seat-meta");
+        if (v.dealer === seat) meta.append(make("span", "dealer-chip", T.dealer));
+        meta.append(make("span", "tricks-won", fmt(T.tricks_won, { n: v.tricks_won[seat] })));
+        for (const cante of v.cantes.filter((c) => c.seat === seat)) {
+          meta.append(make("span", "cante-chip", `${cante.value} ${SUIT_NAMES[cante.suit]}`));
+        }
+        if (v.bids && v.bids[seat] !== null) {
+          meta.append(make("span", "bid", `${T.bids}: ${v.bids[seat]}`));
+        }
+        box.append(meta);
+        if (seat !== mySeat() && v.hand_sizes[seat] > 0) {
+          const fan = make("div", "seat-cards");
+          fan.title = fmt(T.hand_sizes, { n: v.hand_sizes[seat] });
+          for (let i = 0; i < v.hand_sizes[seat]; i++) fan.append(back());
+          box.append(fan);
+        }
+      }
+      felt.append(box);
+    }
+    drawScoreboard(felt, v);
+    drawCenter(v);
+  }
+
+  function drawScoreboard(felt, v) {
+    felt.querySelector(".scoreboard")?.remove();
+    if (!v) return;
+    const points = v.hand_scores || v.points;
+    const board = window.tuteCards.table("scoreboard", ["", T.points, T.score],
+      [...v.score.keys()].map((side) => [
+        v.pairs ? fmt(T.team, { n: side + 1 }) : sideNames(side),
+        points ? points[side] : "–",
+        v.score[side],
+      ]));
+    felt.append(board);
+  }
+
+  function drawCenter(v) {
+    const trick = $("trick");
+    trick.replaceChildren();
+    const trump = $("trump");
+    trump.replaceChildren();
+    if (!v) {
+      trick.append(make("p", "felt-message", statusText()));
+      return;
+    }
+    let played = v.trick;
+    let taken = false;
+    if (!played.length && v.tricks.length) {
+      // A trick just ended: its cards stay on show until the next card is played.
+      played = v.tricks[v.tricks.length - 1];
+      taken = true;
+    }
+    trick.classList.toggle("taken", taken);
+    for (const p of played) {
+      const slot = make("div", `played pos-${position(p.seat)}`);
+      slot.append(face(p.card));
+      slot.setAttribute("aria-label", `${seatName(p.seat)}: ${cardLabel(p.card)}`);
+      trick.append(slot);
+    }
+    if (v.trump_card) {
+      const card = make("div", "trump-card");
+      card.append(face(v.trump_card));
+      if (v.stock_size > 0 || v.trump_in_stock) {
+        const pile = make("div", "stock-pile");
+        pile.append(back());
+        pile.append(make("span", "stock-count", fmt(T.stock, { n: v.stock_size })));
+        trump.append(pile);
+      }
+      trump.append(card);
+    }
+    if (v.trump_suit) {
+      trump.append(make("span", "trump-label", `${T.trump}: ${SUIT_NAMES[v.trump_suit]}`));
+    }
+  }
+
+  function drawHand() {
+    const hand = $("hand");
+    const focused = document.activeElement && hand.contains(document.activeElement)
+      ? document.activeElement.dataset.card : null;
+    hand.replaceChildren();
+    const v = view();
+    hand.hidden = !(v && v.hand && v.hand.length);
+    if (!v || !v.hand) return;
+    const plays = new Map();
+    for (const a of legal()) if ("play" in a) plays.set(a.play, a);
+    const cards = window.tuteCards.sort(v.hand);
+    hand.dataset.cards = cards.join(" ");
+    for (const code of cards) {
+      const button = make("button", "card-btn");
+      button.type = "button";
+      button.dataset.card = code;
+      button.setAttribute("aria-label", cardLabel(code));
+      button.append(face(code));
+      const action = plays.get(code);
+      if (action) {
+        button.classList.add("playable");
+        button.addEventListener("click", () => act(action));
+      } else {
+        button.disabled = true;
+        // On the player's turn, the cards they may not play look dimmed.
+        if (plays.size) button.classList.add("illegal");
+      }
+      hand.append(button);
+    }
+    hand.classList.toggle("my-turn", plays.size > 0);
+    if (focused) {
+      const again = hand.querySelector(`[data-card="${focused}"]:not([disabled])`)
+        || hand.querySelector("button:not([disabled])");
+      if (again) again.focus();
+    }
+  }
+
+  // Arrow keys move between the cards of the hand; Enter or Space plays the focused one.
+  $("hand").addEventListener("keydown", (event) => {
+    if (!["ArrowLeft", "ArrowRight"].includes(event.key)) return;
+    const buttons = [...$("hand").querySelectorAll("button:not([disabled])")];
+    const at = buttons.indexOf(document.activeElement);
+    if (!buttons.length) return;
+    const step = event.key === "ArrowRight" ? 1 : -1;
+    buttons[(at + step + buttons.length) % buttons.length].focus();
+    event.preventDefault();
+  });
+
+  function actionLabel(a) {
+    const v = view();
+    if ("sing" in a) {
+      return fmt(T.sing, { value: a.sing === v.trump_suit ? 40 : 20, suit: SUIT_NAMES[a.sing] });
+    }
+    if ("tute" in a) return a.tute === "12" ? T.tute_12 : T.tute_11;
+    if ("exchange" in a) return fmt(T.exchange, { card: cardLabel(a.exchange) });
+    if ("capote" in a) return a.capote ? T.capote_yes : T.capote_no;
+    if ("bid" in a) return fmt(T.bid, { n: a.bid });
+    return "";
+  }
+
+  function drawActions() {
+    const box = $("actions");
+    box.replaceChildren();
+    for (const a of legal()) {
+      if ("play" in a) continue;
+      const kind = Object.keys(a).find((k) => k !== "seat");
+      const button = make("button", `action-btn action-${kind}`, actionLabel(a));
+      button.type = "button";
+      button.dataset.action = JSON.stringify(a);
+      button.addEventListener("click", () => act(a));
+      box.append(button);
+    }
+    box.hidden = !box.children.length;
+  }
+
+  function act(action) {
+    // One request per state drawn: the buttons wait for the answer (a double click never
+    // sends twice, and `count` makes the server refuse an action on an old screen).
+    $("hand").querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    $("actions").querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    hideError();
+    send({ type: "act", action, count: S.count });
+  }
+
+  function statusText() {
+    const v = view();
+    const me = mySeat();
+    const gameRunning = running() && v && !v.game_over;
+    if (S.table.status === "closed") return T.closed;
+    if (!gameRunning) {
+      if (v && v.game_over) return S.you.master ? T.ended : `${T.ended} ${T.wait_new_game}`;
+      if (S.table.free_seats > 0) return fmt(T.waiting_players, { free: S.table.free_seats });
+      return S.you.master ? T.ready_master : T.ready;
+    }
+    if (v.needs_deal) return fmt(T.deal_over, { number: v.deal_number + 1 });
+    const prefix = me === null ? `${T.watching} ` : "";
+    if (me !== null && v.turn === me) {
+      return v.phase === "bid" || legal().some((a) => "bid" in a) ? T.your_turn_bid : T.your_turn;
+    }
+    if (me !== null && v.cante_open.includes(me) && legal().length) return T.may_sing;
+    if (v.turn !== null) return prefix + fmt(T.waiting_for, { user: seatName(v.turn) });
+    return prefix;
+  }
+
+  function drawStatus() {
+    const line = $("status");
+    line.textContent = statusText();
+    const v = view();
+    line.classList.toggle("my-turn", !!(v && legal().length));
+  }
+
+  function drawSummary() {
+    const box = $("summary");
+    const v = view();
+    box.replaceChildren();
+    if (!v || !(v.needs_deal || v.game_over)) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    box.append(make("h2", "", v.game_over ? T.game_over : fmt(T.deal_over, { number: v.deal_number + 1 })));
+    const points = v.hand_scores || v.points;
+    const cantesOf = (side) => v.cantes.filter((c) => v.sides[c.seat] === side)
+      .map((c) => `${c.value} ${SUIT_NAMES[c.suit]}`).join(", ");
+    const table = window.tuteCards.table("summary-table", ["", T.points, T.cantes, T.score],
+      [...v.score.keys()].map((side) => [
+        sideNames(side), points ? points[side] : "–", cantesOf(side) || T.none, v.score[side],
+      ]));
+    if (v.deal_winner !== null) table.rows[v.deal_winner + 1].classList.add("winner");
+    box.append(table);
+    if (v.tute) box.append(make("p", "", fmt(T.sang_tute, { user: seatName(v.tute.seat) })));
+    const deals = S.game.deal_summaries || [];
+    if (v.game_over && deals.length > 1) {
+      // Every deal of the game, once it is over (the hands are public then).
+      const list = make("ul", "deal-list");
+      deals.forEach((deal, i) => {
+        const points = deal.points ? deal.points.join(" – ") : "–";
+        const who = deal.winner === null ? "" : ` · ${fmt(T.winner, { who: sideNames(deal.winner) })}`;
+        list.append(make("li", "", `${fmt(T.deal_n, { n: i + 1 })}: ${points}${who}`));
+      });
+      box.append(list);
+    }
+    if (v.game_over) {
+      const winners = Array.isArray(v.winner) ? v.winner : [v.winner];
+      box.append(make("p", "winner-line", fmt(winners.length > 1 ? T.winners : T.winner,
+        { who: winners.map(sideNames).join(", ") })));
+    } else {
+      box.append(make("p", "winner-line", v.deal_winner === null ? T.no_winner
+        : fmt(T.winner, { who: sideNames(v.deal_winner) })));
+    }
+    const buttons = make("div", "summary-buttons");
+    if (v.needs_deal && !v.game_over && mySeat() !== null) {
+      const next = make("button", "primary", T.next_deal);
+      next.type = "button";
+      next.id = "next-deal";
+      next.addEventListener("click", () => { next.disabled = true; send({ type: "next_deal" }); });
+      buttons.append(next);
+    }
+    if (v.game_over && S.you.master && S.table.free_seats === 0 && S.table.status !== "playing") {
+      const again = make("button", "primary", T.new_game);
+      again.type = "button";
+      again.id = "new-game";
+      again.addEventListener("click", () => { again.disabled = true; send({ type: "start" }); });
+      buttons.append(again);
+    }
+    if (v.game_over && S.game) {
+      const link = make("a", "button ghost", T.see_replay);
+      link.href = `/games/${S.game.id}/`;
+      buttons.append(link);
+    }
+    box.append(buttons);
+  }
+
+  function drawLastTrick() {
+    const v = view();
+    const button = $("last-trick-button");
+    const box = $("last-trick");
+    const tricks = v ? v.tricks : [];
+    button.hidden = !tricks.length;
+    button.textContent = showLastTrick ? T.hide_last_trick : T.last_trick;
+    button.setAttribute("aria-expanded", String(showLastTrick && !!tricks.length));
+    box.hidden = !(showLastTrick && tricks.length);
+    box.replaceChildren();
+    if (box.hidden) return;
+    for (const p of tricks[tricks.length - 1]) {
+      const item = make("figure", "last-card");
+      item.append(face(p.card), make("figcaption", "", seatName(p.seat)));
+      box.append(item);
+    }
+  }
+  $("last-trick-button").addEventListener("click", () => {
+    showLastTrick = !showLastTrick;
+    drawLastTrick();
+  });
+
+  function drawSeatsPanel() {
+    const list = $("seats");
+    list.replaceChildren();
+    const me = mySeat();
+    const token = document.querySelector("[name=csrfmiddlewaretoken]");
+    const loggedIn = !!(S.you && S.you.user);
+    S.table.seats.forEach((entry, seat) => {
+      const item = make("li");
+      if (entry) {
+        if (entry.user === S.table.master) {
+          const star = make("span", "star", "★");
+          star.setAttribute("aria-label", T.master);
+          item.append(star, " ");
+        }
+        item.append(entry.user);
+        if (seat === me) item.append(make("span", "you-tag", ` (${T.you})`));
+      } else {
+        item.append(make("span", "free", T.free_seat));
+        if (loggedIn && me === null && !running() && S.table.status !== "closed") {
+          item.append(" ", requestForm("sit", T.sit, { seat }, token));
+        }
+      }
+      list.append(item);
+    });
+    const old = $("stand-form");
+    if (old) old.remove();
+    if (me !== null && !running() && S.table.status !== "closed") {
+      const stand = requestForm("stand", T.stand, {}, token);
+      stand.id = "stand-form";
+      list.after(stand);
+    }
+  }
+
+  function requestForm(kind, label, fields, token) {
+    // A real form: it posts to the server without the socket too.
+    const form = make("form", "inline");
+    form.method = "post";
+    form.action = `${location.pathname}request/`;
+    form.dataset.ws = kind;
+    const inputs = { do: kind, ...fields };
+    if (token) inputs.csrfmiddlewaretoken = token.value;
+    for (const [name, value] of Object.entries(inputs)) {
+      const input = make("input");
+      input.type = "hidden";
+      input.name = name;
+      input.value = value;
+      form.append(input);
+    }
+    const button = make("button", kind === "sit" ? "small" : "ghost", label);
+    button.type = "submit";
+    form.append(button);
+    return form;
+  }
+
+  function drawMasterPanel(previous) {
+    const panel = $("master-panel");
+    const master = !!(S.you && S.you.master) && S.table.status !== "closed";
+    panel.hidden = !master;
+    const between = !running();
+    $("start-form").hidden = !(between && S.table.free_seats === 0 && !(view() && view().game_over));
+    $("options-details").hidden = !between;
+    const optionsForm = $("options-form");
+    const changed = !previous
+      || JSON.stringify(previous.table.options) !== JSON.stringify(S.table.options);
+    if (changed) {
+      setOptions(optionsForm, S.table.options);
+      clearFieldErrors(optionsForm);
+      refreshOptionsLine();
+    }
+  }
+
+  function setOptions(form, options) {
+    for (const [name, value] of Object.entries(options)) {
+      const field = form.elements.namedItem(name);
+      if (!field) continue;
+      if (field.type === "checkbox") field.checked = !!value;
+      else field.value = String(value);
+    }
+  }
+
+  function readOptions(form) {
+    const options = {};
+    for (const name of Object.keys(S.table.options)) {
+      const field = form.elements.namedItem(name);
+      if (!field) continue;
+      if (field.type === "checkbox") options[name] = field.checked;
+      else if (field.type === "number" || name === "players") {
+        const number = Number(field.value);
+        options[name] = field.value !== "" && Number.isInteger(number) ? number : field.value;
+      } else options[name] = field.value;
+    }
+    return options;
+  }
+
+  async function refreshOptionsLine() {
+    // The sentence about the options is the server's own rendering: fetch it, don't rebuild it.
+    try {
+      const response = await fetch(location.pathname, { headers: { Accept: "text/html" } });
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      for (const id of ["table-options"]) {
+        const fresh = page.getElementById(id);
+        if (fresh) $(id).innerHTML = fresh.innerHTML;
+      }
+      const title = page.querySelector(".table-head h1");
+      if (title) app.querySelector(".table-head h1").innerHTML = title.innerHTML;
+    } catch (e) {
+      /* the old sentence stays; the next change tries again */
+    }
+  }
+
+  function clearFieldErrors(form) {
+    form.querySelectorAll("[data-errors-for]").forEach((list) => list.replaceChildren());
+    form.querySelectorAll(".has-error").forEach((f) => f.classList.remove("has-error"));
+  }
+
+  // ------------------------------------------------------------------ chat
+  function chatItem(message) {
+    const item = make("li");
+    item.dataset.id = message.id;
+    // textContent: the text is shown as typed, never as HTML.
+    item.append(make("strong", "", message.user), ": ", make("span", "", message.text));
+    return item;
+  }
+  function drawChat() {
+    const log = $("chat-log");
+    log.replaceChildren(...S.chat.map(chatItem));
+    log.scrollTop = log.scrollHeight;
+  }
+  function addChat(message) {
+    const log = $("chat-log");
+    if (log.querySelector(`[data-id="${message.id}"]`)) return;
+    log.append(chatItem(message));
+    log.scrollTop = log.scrollHeight;
+  }
+
+  // ------------------------------------------------------------------ notices and errors
+  function showNotice(text) {
+    const box = $("notice");
+    box.textContent = text;
+    box.hidden = false;
+    clearTimeout(noticeTimer);
+    noticeTimer = setTimeout(() => { box.hidden = true; }, 4000);
+  }
+
+  function announce(event, previous) {
+    if (!event || !previous) return;
+    const by = event.by || "";
+    if (event.kind === "act") {
+      const a = event.action;
+      const v = view();
+      if ("sing" in a) {
+        const cante = v && [...v.cantes].reverse().find((c) => c.seat === a.seat && c.suit === a.sing);
+        showNotice(fmt(T.sang, {
+          user: by, suit: SUIT_NAMES[a.sing],
+          value: cante ? cante.value : (v && a.sing === v.trump_suit ? 40 : 20),
+        }));
+      } else if ("tute" in a) showNotice(fmt(T.sang_tute, { user: by }));
+      else if ("exchange" in a) showNotice(fmt(T.exchanged, { user: by, card: cardLabel(a.exchange) }));
+      else if ("capote" in a && a.capote) showNotice(fmt(T.capote, { user: by }));
+      return;
+    }
+    const texts = {
+      sit: T.sat, stand: T.stood, options: T.options_changed, start: T.started, deal: T.dealt,
+      end: T.ended, invite: T.invited, closed: T.closed,
+    };
+    if (texts[event.kind]) showNotice(fmt(texts[event.kind], { user: event.user || by }));
+  }
+
+  function hideError() { $("error").hidden = true; }
+  function showError(message, frame = {}) {
+    const form = $("options-form");
+    if (frame.request === "options" && frame.field) {
+      clearFieldErrors(form);
+      const list = form.querySelector(`[data-errors-for="${CSS.escape(frame.field)}"]`)
+        || form.querySelector('[data-errors-for="__all__"]');
+      list.replaceChildren(make("li", "", message));
+      list.closest(".field")?.classList.add("has-error");
+      $("options-details").open = true;
+      return;
+    }
+    const box = $("error");
+    box.textContent = message;
+    box.hidden = false;
+  }
+
+  // ------------------------------------------------------------------ forms over the socket
+  app.addEventListener("submit", (event) => {
+    const form = event.target;
+    const kind = form.dataset.ws;
+    if (!kind || !S) return;
+    event.preventDefault();
+    const message = { type: kind };
+    if (kind === "sit" && form.elements.namedItem("seat")) {
+      message.seat = Number(form.elements.namedItem("seat").value);
+    } else if (kind === "invite") {
+      message.username = form.elements.namedItem("username").value.trim();
+    } else if (kind === "chat") {
+      message.text = form.elements.namedItem("text").value;
+      if (!message.text.trim()) return;
+    } else if (kind === "options") {
+      message.options = readOptions(form);
+    }
+    hideError();
+    if (socket.send(message)) {
+      if (kind === "chat" || kind === "invite") form.reset();
+    } else if (kind !== "chat") {
+      form.submit(); // no socket now: post the form the plain way
+    } else {
+      showError(T.offline);
+    }
+  });
+});
