@@ -558,7 +558,9 @@ def game_result_submit(
             )
             for seat in sorted(seats, key=lambda seat: seat.seat)
         )
-        transaction.on_commit(lambda: _queue_award(game_id))
+        # Robust: a broker down at this moment must not fail the finished game; the sweep
+        # awards it later.
+        transaction.on_commit(lambda: _queue_award(game_id), robust=True)
     return result
 
 
