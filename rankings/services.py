@@ -603,7 +603,7 @@ def _board_add(result: GameResult, seats: Sequence[GameResultSeat], sign: int) -
     if not rows:
         return
     table = connection.ops.quote_name(BoardRow._meta.db_table)
-    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
     params: list = []
     for user_id, period, start, variant, seat in rows:
         params += [
@@ -615,10 +615,12 @@ def _board_add(result: GameResult, seats: Sequence[GameResultSeat], sign: int) -
             sign,
             sign * int(seat.credited_win),
             sign * seat.chips_net,
+            seat.user.is_active,
         ]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (period, start, variant, user_id, xp, games, wins, chips) "
+            f"INSERT INTO {table} "
+            "(period, start, variant, user_id, xp, games, wins, chips, active) "
             f"VALUES {values} ON CONFLICT (period, start, variant, user_id) DO UPDATE SET "
             f"xp = {table}.xp + EXCLUDED.xp, games = {table}.games + EXCLUDED.games, "
             f"wins = {table}.wins + EXCLUDED.wins, chips = {table}.chips + EXCLUDED.chips",
@@ -726,7 +728,7 @@ def game_result_exclude(*, result: GameResult, moderator: User, reason: str) -> 
     if locked.exclusion:
         return False
     if locked.awarded_at is not None and locked.competitive:
-        _board_add(locked, list(locked.seats.order_by("seat")), sign=-1)
+        _board_add(locked, list(locked.seats.select_related("user").order_by("seat")), sign=-1)
     locked.exclusion = GameResult.Exclusion.MODERATOR
     locked.exclusion_note = reason.strip()
     locked.excluded_by = moderator
