@@ -478,9 +478,16 @@ def _check_seats(*, variant: str, players: int, pairs: bool, seats: Sequence[Sea
     sides = 2 if pairs else players
     if any(seat.side != (seat.seat % 2 if pairs else seat.seat) for seat in seats):
         raise GameResultInvalid(f"sides {[seat.side for seat in seats]} for {sides} sides")
-    winning = {seat.side for seat in seats if seat.won}
-    if len(winning) != 1:
-        raise GameResultInvalid(f"{len(winning)} winning sides")
+    if any(seat.won != seats_by_side_won(seats)[seat.side] for seat in seats):
+        raise GameResultInvalid("partners who did not both win or both lose")
+
+
+def seats_by_side_won(seats: Sequence[SeatResult]) -> dict[int, bool]:
+    """Whether each side won, by side (a side won when any of its seats says so)."""
+    won: dict[int, bool] = defaultdict(bool)
+    for seat in seats:
+        won[seat.side] |= seat.won
+    return won
 
 
 def shared_ip_note(seats: Iterable[SeatResult]) -> str:
@@ -518,7 +525,8 @@ def game_result_submit(
     with transaction.on_commit.
 
     A table where two registered players shared an IP address is recorded as excluded: it
-    still pays, but counts toward no leaderboard. Raises `GameResultInvalid` on seats that
+    still pays, but counts toward no leaderboard. Every seat marked `won` is a winner: in a
+    tie (several winning sides) they share the pot and each gets the winner's XP. Raises `GameResultInvalid` on seats that
     do not make a game. Locks nothing: the unique `game_id` settles a race.
     """
     _check_seats(variant=variant, players=players, pairs=pairs, seats=seats)
