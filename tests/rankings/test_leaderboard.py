@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.services import user_ban
+from accounts.services import user_ban, user_unban
 from rankings.services import game_result_award
 from tests.accounts.factories import ModeratorFactory, UserFactory
 from tests.rankings.awards import finish_game
@@ -66,8 +66,11 @@ def test_banned_players_and_excluded_games_leave_the_rankings(client):
     play(cheat, mark, stake=0, ips={0: "203.0.113.5", 1: "203.0.113.5"})
     html = client.get("/rankings/").content.decode()
     assert "mark" not in names(html) and "cheat" in names(html)
-    user_ban(user=cheat, moderator=ModeratorFactory(), reason="Chip dumping")
+    moderator = ModeratorFactory()
+    user_ban(user=cheat, moderator=moderator, reason="Chip dumping")
     assert "cheat" not in client.get("/rankings/").content.decode()
+    user_unban(user=cheat, moderator=moderator, reason="Appeal accepted")
+    assert "cheat" in names(client.get("/rankings/").content.decode())
 
 
 def test_pages_of_fifty_and_the_viewers_rank_one_click_away(client):
