@@ -526,8 +526,9 @@ def game_result_submit(
 
     A table where two registered players shared an IP address is recorded as excluded: it
     still pays, but counts toward no leaderboard. Every seat marked `won` is a winner: in a
-    tie (several winning sides) they share the pot and each gets the winner's XP. Raises `GameResultInvalid` on seats that
-    do not make a game. Locks nothing: the unique `game_id` settles a race.
+    tie (several winning sides) they share the pot and each gets the winner's XP. Raises
+    `GameResultInvalid` on seats that do not make a game. Locks nothing: the unique
+    `game_id` settles a race.
     """
     _check_seats(variant=variant, players=players, pairs=pairs, seats=seats)
     if deals_to_win < 1:
