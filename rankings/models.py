@@ -179,7 +179,11 @@ class XpEvent(models.Model):
                 condition=models.Q(amount__gt=0), name="rankings_xp_amount_positive"
             ),
         ]
-        indexes = [models.Index(fields=["user", "created_at"], name="rankings_xp_user_time_idx")]
+        indexes = [
+            models.Index(fields=["user", "created_at"], name="rankings_xp_user_time_idx"),
+            # A player's XP total from the index alone: fifty of them on a leaderboard page.
+            models.Index(fields=["user", "amount"], name="rankings_xp_user_amount_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"+{self.amount} XP {self.user} ({self.get_reason_display()})"
@@ -327,6 +331,9 @@ class BoardRow(models.Model):
     wins = models.IntegerField(_("wins"), default=0)
     # Chips won from pots minus chips staked, in counting games.
     chips = models.BigIntegerField(_("chips won"), default=0)
+    # The player's `is_active`, copied here (rankings.signals) so that a board never joins
+    # the users: a banned player leaves every board.
+    active = models.BooleanField(_("active"), default=True, db_default=True)
 
     class Meta:
         verbose_name = _("leaderboard row")
@@ -337,21 +344,19 @@ class BoardRow(models.Model):
             ),
         ]
         indexes = [
+            # A page, a count and a rank read these alone (index-only scans): only the rows
+            # that can show, and the columns a page needs.
             models.Index(
-                "period",
-                "start",
-                "variant",
-                models.F("xp").desc(),
-                "user",
-                name="rankings_board_by_xp_idx",
+                fields=["period", "start", "variant", "-xp", "user"],
+                include=["games", "chips"],
+                condition=models.Q(games__gt=0, active=True),
+                name="rankings_board_xp_idx",
             ),
             models.Index(
-                "period",
-                "start",
-                "variant",
-                models.F("chips").desc(),
-                "user",
-                name="rankings_board_by_chips_idx",
+                fields=["period", "start", "variant", "-chips", "user"],
+                include=["games", "xp"],
+                condition=models.Q(games__gt=0, active=True),
+                name="rankings_board_chips_idx",
             ),
         ]
 

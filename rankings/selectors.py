@@ -166,36 +166,41 @@ class BoardPage:
         return (self.page - 1) * PER_PAGE + 1
 
 
-def _total_xp() -> Subquery:
-    """Each player's whole XP (their grade), as a subquery: one query for the page."""
-    return Coalesce(
-        Subquery(
-            XpEvent.objects.filter(user=OuterRef("user_id"))
-            .order_by()
-            .values("user")
-            .annotate(total=Sum("amount"))
-            .values("total")
-        ),
-        Value(0),
+def _with_total_xp(users: QuerySet[User]) -> QuerySet[User]:
+    """Each player with their whole XP (for their grade), from the (user, amount) index."""
+    return users.annotate(
+        total_xp=Coalesce(
+            Subquery(
+                XpEvent.objects.filter(user=OuterRef("pk"))
+                .order_by()
+                .values("user")
+                .annotate(total=Sum("amount"))
+                .values("total")
+            ),
+            Value(0),
+        )
     )
 
 
 def _board_rows(board: str, variant: str, today: date) -> QuerySet[BoardRow]:
     period = BOARDS[board]
     start = dict(board_periods(datetime(today.year, today.month, today.day, tzinfo=UTC)))[period]
-    # Active players with at least one counting game: banned ones leave every board.
+    # Exactly the rows of the partial indexes: active players with a counting game.
     return BoardRow.objects.filter(
-        period=period, start=start, variant=variant, games__gt=0, user__is_active=True
+        period=period, start=start, variant=variant, games__gt=0, active=True
     )
 
 
 def _rich_accounts() -> QuerySet[ChipAccount]:
     counted = BoardRow.objects.filter(
-        period=BoardRow.Period.ALL, start=ALL_TIME, variant="", games__gt=0, user=OuterRef("user")
+        period=BoardRow.Period.ALL,
+        start=ALL_TIME,
+        variant="",
+        games__gt=0,
+        active=True,
+        user=OuterRef("user"),
     )
-    return ChipAccount.objects.filter(
-        Exists(counted), kind=ChipAccount.Kind.PLAYER, user__is_active=True
-    )
+    return ChipAccount.objects.filter(Exists(counted), kind=ChipAccount.Kind.PLAYER)
 
 
 def leaderboard(
@@ -205,9 +210,9 @@ def leaderboard(
 
     Boards: "xp" (all time), "week", "month" (XP earned in counting games), "chips" (chips
     held; with a variant, chips won at it). `variant` "" is every variant together. Only
-    registered, active players with a counting competitive game appear. Four queries
-    whatever the page and the number of players: the count, the page, the viewer's line
-    and the viewer's rank.
+    registered, active players with a counting competitive game appear. Five queries
+    whatever the page and the number of players: the count, the page's rows, their players,
+    the viewer's line and the viewer's rank. The XP boards read their index alone.
     """
     if board not in BOARDS:
         raise ValueError(f"no board {board!r}")
@@ -218,27 +223,32 @@ def leaderboard(
         rows = _rich_accounts().annotate(
             value=F("balance"), games=Value(None, output_field=IntegerField())
         )
+        # The same players as the all-time board: counted from its index.
+        total = _board_rows("xp", "", today).count()
     else:
         field = "chips" if board == "chips" else "xp"
         rows = _board_rows(board, variant, today).annotate(value=F(field))
-    total = rows.count()
+        total = rows.count()
     pages = max(1, -(-total // PER_PAGE))
     page = min(max(1, page), pages)
     offset = (page - 1) * PER_PAGE
-    found = (
-        rows.order_by(F("value").desc(), "user_id")
-        .select_related("user")
-        .annotate(total_xp=_total_xp())[offset : offset + PER_PAGE]
+    found = list(
+        rows.order_by(F("value").desc(), "user_id").values_list("user_id", "value", "games")[
+            offset : offset + PER_PAGE
+        ]
     )
+    # The players of the page in a query of their own: the page's rows come from the index.
+    users = _with_total_xp(User.objects.filter(pk__in=[user_id for user_id, *_rest in found]))
+    by_pk = {user.pk: user for user in users}
     lines = [
         BoardLine(
             rank=offset + number + 1,
-            user=row.user,
-            value=row.value,
-            games=row.games,
-            grade=grade_for_xp(row.total_xp),
+            user=by_pk[user_id],
+            value=value,
+            games=games,
+            grade=grade_for_xp(by_pk[user_id].total_xp),
         )
-        for number, row in enumerate(found)
+        for number, (user_id, value, games) in enumerate(found)
     ]
     viewer_rank = None
     if viewer is not None and viewer.is_authenticated:

@@ -478,9 +478,16 @@ def _check_seats(*, variant: str, players: int, pairs: bool, seats: Sequence[Sea
     sides = 2 if pairs else players
     if any(seat.side != (seat.seat % 2 if pairs else seat.seat) for seat in seats):
         raise GameResultInvalid(f"sides {[seat.side for seat in seats]} for {sides} sides")
-    winning = {seat.side for seat in seats if seat.won}
-    if len(winning) != 1:
-        raise GameResultInvalid(f"{len(winning)} winning sides")
+    if any(seat.won != seats_by_side_won(seats)[seat.side] for seat in seats):
+        raise GameResultInvalid("partners who did not both win or both lose")
+
+
+def seats_by_side_won(seats: Sequence[SeatResult]) -> dict[int, bool]:
+    """Whether each side won, by side (a side won when any of its seats says so)."""
+    won: dict[int, bool] = defaultdict(bool)
+    for seat in seats:
+        won[seat.side] |= seat.won
+    return won
 
 
 def shared_ip_note(seats: Iterable[SeatResult]) -> str:
@@ -518,8 +525,10 @@ def game_result_submit(
     with transaction.on_commit.
 
     A table where two registered players shared an IP address is recorded as excluded: it
-    still pays, but counts toward no leaderboard. Raises `GameResultInvalid` on seats that
-    do not make a game. Locks nothing: the unique `game_id` settles a race.
+    still pays, but counts toward no leaderboard. Every seat marked `won` is a winner: in a
+    tie (several winning sides) they share the pot and each gets the winner's XP. Raises
+    `GameResultInvalid` on seats that do not make a game. Locks nothing: the unique
+    `game_id` settles a race.
     """
     _check_seats(variant=variant, players=players, pairs=pairs, seats=seats)
     if deals_to_win < 1:
@@ -558,7 +567,9 @@ def game_result_submit(
             )
             for seat in sorted(seats, key=lambda seat: seat.seat)
         )
-        transaction.on_commit(lambda: _queue_award(game_id))
+        # Robust: a broker down at this moment must not fail the finished game; the sweep
+        # awards it later.
+        transaction.on_commit(lambda: _queue_award(game_id), robust=True)
     return result
 
 
@@ -601,7 +612,7 @@ def _board_add(result: GameResult, seats: Sequence[GameResultSeat], sign: int) -
     if not rows:
         return
     table = connection.ops.quote_name(BoardRow._meta.db_table)
-    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
     params: list = []
     for user_id, period, start, variant, seat in rows:
         params += [
@@ -613,10 +624,12 @@ def _board_add(result: GameResult, seats: Sequence[GameResultSeat], sign: int) -
             sign,
             sign * int(seat.credited_win),
             sign * seat.chips_net,
+            seat.user.is_active,
         ]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (period, start, variant, user_id, xp, games, wins, chips) "
+            f"INSERT INTO {table} "
+            "(period, start, variant, user_id, xp, games, wins, chips, active) "
             f"VALUES {values} ON CONFLICT (period, start, variant, user_id) DO UPDATE SET "
             f"xp = {table}.xp + EXCLUDED.xp, games = {table}.games + EXCLUDED.games, "
             f"wins = {table}.wins + EXCLUDED.wins, chips = {table}.chips + EXCLUDED.chips",
@@ -724,7 +737,7 @@ def game_result_exclude(*, result: GameResult, moderator: User, reason: str) -> 
     if locked.exclusion:
         return False
     if locked.awarded_at is not None and locked.competitive:
-        _board_add(locked, list(locked.seats.order_by("seat")), sign=-1)
+        _board_add(locked, list(locked.seats.select_related("user").order_by("seat")), sign=-1)
     locked.exclusion = GameResult.Exclusion.MODERATOR
     locked.exclusion_note = reason.strip()
     locked.excluded_by = moderator

@@ -1,8 +1,11 @@
-"""Rankings' receivers: the starting chips of a new player."""
+"""Rankings' receivers: the starting chips of a new player; bans on the leaderboards."""
 
 from allauth.account.signals import user_signed_up
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from accounts.models import User
+from rankings.models import BoardRow
 from rankings.services import chips_signup_grant
 
 
@@ -14,3 +17,17 @@ def grant_starting_chips(sender, request, user, **kwargs) -> None:
     players and get nothing until a moderator grants some.
     """
     chips_signup_grant(user=user)
+
+
+@receiver(post_save, sender=User, dispatch_uid="rankings_board_rows_follow_is_active")
+def board_rows_follow_is_active(sender, instance: User, update_fields=None, **kwargs) -> None:
+    """A banned (deactivated) player leaves every leaderboard, and comes back when unbanned.
+
+    The leaderboard rows keep a copy of `is_active` so that a page never joins the users.
+    (A bulk `QuerySet.update` of users sends no signal: use the services to ban.)
+    """
+    if update_fields is not None and "is_active" not in update_fields:
+        return  # e.g. a login's last_login: nothing to copy
+    BoardRow.objects.filter(user=instance).exclude(active=instance.is_active).update(
+        active=instance.is_active
+    )

@@ -166,6 +166,8 @@ def leaderboard_bench(database_url: str, runs: int) -> list[dict]:
     anonymous, viewer = Client(), Client()
     viewer.force_login(middle)
     bare = _median_ms(anonymous, "/bench/bare/", {}, runs)
+    # A second yardstick: a page of the site with its layout and no data (the home page).
+    home = _median_ms(anonymous, "/", {}, runs)
     results = [
         {
             "bench": "bare-view",
@@ -173,7 +175,12 @@ def leaderboard_bench(database_url: str, runs: int) -> list[dict]:
             "games": games,
             "median_ms": round(bare, 2),
             "db": connection.vendor,
-        }
+        },
+        {
+            "bench": "home-page",
+            "median_ms": round(home, 2),
+            "ratio_to_bare_view": round(home / bare, 1),
+        },
     ]
     for params in LEADERBOARD_PAGES:
         for who, client in (("anonymous", anonymous), ("player", viewer)):
@@ -187,6 +194,7 @@ def leaderboard_bench(database_url: str, runs: int) -> list[dict]:
                     "viewer": who,
                     "median_ms": round(median, 2),
                     "ratio_to_bare_view": round(median / bare, 1),
+                    "ratio_to_home_page": round(median / home, 2),
                 }
             )
     return results

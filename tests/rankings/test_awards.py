@@ -170,23 +170,26 @@ def test_submitting_the_same_game_twice_records_it_once():
     "change",
     [
         {"players": 5},
-        {"pairs": True},  # 2 players in pairs
+        {"players": 2},  # 2 players in pairs, and 4 seats
         {"variant": "chess"},
         {"deals_to_win": 0},
-        {"seats": "two winners"},
+        {"seats": "partners split"},
     ],
 )
 def test_a_result_that_is_no_game_is_refused_and_records_nothing(change):
-    a, b = players(2)
+    a, b, c, d = players(4)
+    split = change.get("seats") == "partners split"
     seats = [
         SeatResult(0, a.pk, 0, True, False, None),
-        SeatResult(1, b.pk, 1, change.get("seats") == "two winners", False, None),
+        SeatResult(1, b.pk, 1, False, False, None),
+        SeatResult(2, c.pk, 0, not split, False, None),
+        SeatResult(3, d.pk, 1, False, False, None),
     ]
     arguments = {
         "game_id": 5,
         "variant": "tute",
-        "players": 2,
-        "pairs": False,
+        "players": 4,
+        "pairs": True,
         "deals_to_win": 1,
         "competitive": True,
         "stake": 0,
@@ -239,3 +242,38 @@ def test_the_embedded_default_awards_on_commit_in_the_same_process(
     result.refresh_from_db()
     assert result.awarded_at is not None
     assert balances(seated) == [1050, 900]
+
+
+def test_celery_beat_runs_the_sweep_every_minute(settings):
+    from tute_site.celery import app
+
+    (entry,) = settings.CELERY_BEAT_SCHEDULE.values()
+    assert entry == {"task": "rankings.award_sweep", "schedule": 60.0}
+    assert {"rankings.award_sweep", "rankings.award_game"} <= set(app.tasks)
+    assert app.tasks["rankings.award_game"].acks_late
+    assert app.tasks["rankings.award_game"].reject_on_worker_lost
+
+
+def test_a_tie_shares_the_pot_between_the_winning_sides_and_each_gets_the_winners_xp():
+    # Pocha may end level: the record names several winning sides.
+    seated = players(3)
+    result = finish_game(seated, variant="pocha", winner_side=0)
+    seats = [
+        SeatResult(seat.seat, seat.user_id, seat.side, seat.seat in (0, 2), False, None)
+        for seat in result.seats.all()
+    ]
+    tie = game_result_submit(
+        game_id=result.game_id + 1,
+        variant="pocha",
+        players=3,
+        pairs=False,
+        deals_to_win=1,
+        competitive=True,
+        stake=0,
+        finished_at=result.finished_at,
+        seats=seats,
+    )
+    award(tie)
+    award(result)
+    assert xps(seated) == [30 + 30, 5 + 5, 5 + 30]
+    assert balances(seated) == [900 + 225, 900, 900]

@@ -1,0 +1,37 @@
+"""The leaderboards in a real browser: htmx swaps boards in place, each with its address."""
+
+import pytest
+
+from rankings.services import game_result_award
+from tests.accounts.factories import UserFactory
+from tests.rankings.awards import finish_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_switching_boards_swaps_the_board_in_place_and_updates_the_address(page, daphne_server):
+    ana, beto = UserFactory(username="ana", chips=500), UserFactory(username="beto", chips=3000)
+    for winner, loser, variant in [(ana, beto, "tute"), (beto, ana, "pocha")]:
+        result = finish_game([winner, loser], variant=variant, stake=10, deals_to_win=2)
+        game_result_award(game_id=result.game_id)
+
+    page.goto(daphne_server + "/rankings/")
+    page.wait_for_function("window.htmx !== undefined")
+    page.evaluate("window.notReloaded = true")
+    names = page.locator("#leaderboard tbody td:nth-child(2)")
+    assert names.all_inner_texts() == ["ana", "beto"]  # 30 XP each, then by who came first
+
+    page.get_by_role("link", name="Chips", exact=True).click()
+    page.wait_for_url("**/rankings/?board=chips")
+    page.wait_for_selector('#leaderboard[data-board="chips"]')
+    assert names.all_inner_texts() == ["beto", "ana"]
+    page.get_by_role("link", name="Pocha").click()
+    page.wait_for_url("**/rankings/?board=chips&variant=pocha")
+    page.wait_for_selector('#leaderboard[data-variant="pocha"]')
+    assert names.all_inner_texts() == ["beto", "ana"]
+    assert page.evaluate("window.notReloaded") is True  # swapped by htmx, no page load
+
+    page.go_back()
+    page.wait_for_url("**/rankings/?board=chips")
+    page.reload()  # every board has its own address
+    assert page.locator("#leaderboard").get_attribute("data-board") == "chips"
