@@ -146,6 +146,11 @@ def test_mano_de_vuelta_carries_points_and_is_won_mid_deal_when_a_player_passes_
     totals = [second["carry"][s] + second["points"][s] for s in range(2)]
     assert totals[w] > 100 and totals[1 - w] <= 100
     assert len(second["tricks"]) < 20
+    # The deal is over for everyone: no moment to sing, no exchange, no capote to decide.
+    assert state.needs_deal or state.over
+    for seat in range(2):
+        view = state.view(seat)
+        assert view.cante_open == () and view.legal_actions == () and view.phase == "done"
     # One action earlier nobody had passed 100: the deal ended at the first moment it happened.
     record = state.to_record()
     record["deals"][1]["actions"].pop()
