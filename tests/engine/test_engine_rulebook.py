@@ -142,6 +142,19 @@ def test_follow_with_any_card_of_the_suit_when_none_beats():
     assert texts(follower_duties(mine, O, c("12O"), trump=E)) == {"4O", "2O"}
 
 
+@pytest.mark.parametrize(
+    ("cards", "led", "win", "allowed"),
+    [
+        ("4C 1E", C, "12C", {"4C"}),
+        ("5E 1B 3B", E, "12E", {"5E"}),
+        ("2O 1C", O, "12O", {"2O"}),
+        ("1O 3O 2B", C, "12C", {"1O", "3O", "2B"}),  # void in copas, no trump (espadas)
+    ],
+)
+def test_a_suit_is_its_own_ten_cards_and_no_card_of_the_next_suit(cards, led, win, allowed):
+    assert texts(follower_duties(hand(cards), led, c(win), trump=E)) == allowed
+
+
 def test_beating_means_above_the_best_led_suit_card_not_just_the_first():
     mine = hand("3O 10O 2C")  # 3O beats the 12O led but not the as played after it
     assert texts(follower_duties(mine, O, c("1O"), trump=E)) == {"3O", "10O"}
