@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench lint format messages install install-dev system-deps worker clean
+.PHONY: run test bench mutation lint format messages install install-dev system-deps worker clean
 
 $(VENV)/.installed: requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -65,5 +65,17 @@ format: install-dev
 bench: install-dev
 	$(PY) -m tests.load.bench
 
+## make mutation: mutation testing of the engine's rules (slow: run it in the background).
+# mutmut goes to .mutmut-lib, apart from .venv: see requirements-mutation.txt for why. The
+# mutants are the rulebook's and the state's scoring and rule methods (MUTANTS narrows it).
+MUTMUT_LIB := .mutmut-lib
+GS := games.engine.state.xǁGameStateǁ
+MUTANTS ?= 'games.engine.rulebook.*' '$(GS)_allowed__*' '$(GS)_exchange_card__*' \
+	'$(GS)_singable__*' '$(GS)_tute_ranks__*' '$(GS)_carry_won__*' '$(GS)_score_deal__*'
+mutation: install-dev
+	$(PY) -m pip install --quiet --no-deps --target $(MUTMUT_LIB) -r requirements-mutation.txt
+	PYTHONPATH=$(MUTMUT_LIB) nice $(PY) -m mutmut run --max-children 2 $(MUTANTS)
+	PYTHONPATH=$(MUTMUT_LIB) $(PY) -m mutmut results
+
 clean:
-	rm -rf $(VENV) staticfiles db.sqlite3 test_db*.sqlite3*
+	rm -rf $(VENV) staticfiles db.sqlite3 test_db*.sqlite3* mutants $(MUTMUT_LIB)

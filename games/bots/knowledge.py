@@ -21,17 +21,23 @@ heuristic robot uses to judge whether a card will win a trick.
 
 from __future__ import annotations
 
-from games.engine import SeatView, known_cards
+from games.engine import SeatView, known_cards, rulebook
 from games.engine.cards import POINTS_OF, SUIT_OF, SUITS, deck_for
 from games.engine.inference import NO_CARD
-from games.engine.rulebook import beats, full_duties_apply, must_answer_lead, trick_winner
+from games.engine.rulebook import beats, full_duties_apply, must_answer_lead
 
-__all__ = ["NO_CARD", "Knowledge", "beats", "place", "suit_cards"]
+__all__ = ["NO_CARD", "Knowledge", "beats", "place", "suit_cards", "trick_winner"]
 
 
 def place(card: int) -> int:
     """0 for the as up to 9 for the 2: smaller is stronger within a suit."""
     return card % 10
+
+
+def trick_winner(plays: list[tuple[int, int]], trump: int) -> tuple[int, int]:
+    """(seat, card) winning a trick of (seat, card) plays so far: the engine's
+    :func:`games.engine.rulebook.trick_winner`, for plays that carry their seat."""
+    return plays[rulebook.trick_winner([c for _, c in plays], trump)]
 
 
 def suit_cards(suit: int) -> range:
@@ -84,9 +90,7 @@ class Knowledge:
         self.trick = [(s, c.index) for s, c in view.trick]
         self.led = SUIT_OF[self.trick[0][1]] if self.trick else -1
         if self.trick:
-            cards = [c for _, c in self.trick]
-            best = trick_winner(cards, self.trump)
-            self.win_seat, self.win_card = self.trick[best][0], cards[best]
+            self.win_seat, self.win_card = trick_winner(self.trick, self.trump)
         else:
             self.win_seat, self.win_card = -1, -1
         self.played = {c.index for t in view.tricks for _, c in t}

@@ -147,7 +147,7 @@ def check_deal(rules: Rules, deal_index: int, deal: Deal) -> None:
     trump = deal.trump_card
     if rules.has_stock:
         return
-    if rules.bids and deal.stock:
+    if rules.ladder and deal.stock:  # pocha leaves cards undealt
         if trump != deal.stock[0]:
             raise InvalidRecord(
                 f"Deal {deal_index}: the trump card must be the first undealt card."

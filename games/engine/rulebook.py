@@ -125,24 +125,6 @@ def stock_play_allowed(hand: list[int], led: int, trump: int, stock_play: str) -
     return hand
 
 
-def allowed_plays(
-    hand: list[int],
-    led: int | None,
-    win: int,
-    trump: int,
-    has_stock: bool,
-    stock_play: str,
-    stock_left: int,
-) -> list[int]:
-    """The cards of the sorted ``hand`` that may be played now (§5). ``led`` is None for
-    the leader, who plays any card."""
-    if led is None:
-        return hand
-    if full_duties_apply(has_stock, stock_play, stock_left):
-        return follower_duties(hand, led, win, trump)
-    return stock_play_allowed(hand, led, trump, stock_play)
-
-
 # ---------------------------------------------------------------------- §6 exchange
 
 

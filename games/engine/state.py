@@ -727,7 +727,7 @@ class GameState:
                 # Nobody over 100: a mano de vuelta follows and carries these points.
                 self._next_carry = totals
                 self._finish_deal(None)
-            elif len(over) == 1 or totals[0] != totals[1]:
+            elif totals[0] != totals[1]:  # one over 100, or both and one higher
                 self._finish_deal(max(over, key=lambda s: totals[s]))
             else:
                 self._finish_deal(self._last_trick)

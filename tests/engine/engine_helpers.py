@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from games.engine import Action, Card, Deal, GameState, IllegalAction, new_game
-from games.engine.cards import CARDS, SUIT_OF, SUITS, deck_for
+from games.engine import Action, Card, Deal, GameState, IllegalAction, deal_cards, new_game
+from games.engine.cards import CARDS, SUIT_OF, SUITS, caballo, deck_for, rey
 from games.engine.deal import hand_size
 from games.engine.options import Options
-from games.engine.rulebook import beats
+from games.engine.rulebook import beats, exchange_card
 
 
 def cards(text: str) -> list[str]:
@@ -177,3 +177,18 @@ def replay(tmp_path: Path, record: Any) -> tuple[int, dict]:
     )
     assert "Traceback" not in done.stderr
     return done.returncode, json.loads(done.stdout)
+
+
+def rich_deal(state, rng: random.Random):
+    """A first deal where a seat holds a rey and caballo of one suit and, with a stock, the
+    card to exchange for the face-up one too: drawn at random until it comes, so that
+    cantes and exchanges meet in the positions checked."""
+    for _ in range(2000):
+        deal = deal_cards(state.options, rng.randrange(state.n), rng, 0)
+        give = exchange_card(deal.trump_card.index)
+        for hand in deal.hands:
+            held = {c.index for c in hand}
+            pair = any(rey(s) in held and caballo(s) in held for s in range(4))
+            if (pair or not state.rules.cantes) and (not state.rules.has_stock or give in held):
+                return deal
+    raise AssertionError("no such deal in 2,000 tries")

@@ -7,8 +7,10 @@ and holds eight trumps; seat 1 draws the 5B and 2B.
 
 from __future__ import annotations
 
-from games.engine import Action, from_record
-from tests.engine.engine_helpers import play, position, random_game, refusal
+import pytest
+
+from games.engine import Action, GameState, from_record
+from tests.engine.engine_helpers import play, position, random_game, refusal, rich_deal
 
 HABANERO = {"variant": "habanero"}
 
@@ -146,6 +148,11 @@ def test_mano_de_vuelta_carries_points_and_is_won_mid_deal_when_a_player_passes_
     totals = [second["carry"][s] + second["points"][s] for s in range(2)]
     assert totals[w] > 100 and totals[1 - w] <= 100
     assert len(second["tricks"]) < 20
+    # The deal is over for everyone: no moment to sing, no exchange, no capote to decide.
+    assert state.needs_deal or state.over
+    for seat in range(2):
+        view = state.view(seat)
+        assert view.cante_open == () and view.legal_actions == () and view.phase == "done"
     # One action earlier nobody had passed 100: the deal ended at the first moment it happened.
     record = state.to_record()
     record["deals"][1]["actions"].pop()
@@ -169,3 +176,33 @@ def test_first_to_points_to_win_wins_the_game():
         assert state.score[state.winner] == 2 and state.score[1 - state.winner] < 2
         won = [d["winner"] for d in state.deal_summaries() if d["winner"] is not None]
         assert won.count(state.winner) == 2 or any(d["tute"] for d in state.deal_summaries())
+
+
+def _singing_deal(seed: int):
+    """A habanero deal where a seat holds a pair to sing, played to its end: each seat sings
+    whenever it may, declines capote, and otherwise plays at random (seeded)."""
+    import random
+
+    rng = random.Random(seed)
+    state = GameState({"variant": "habanero", "points_to_win": 1})
+    state.start_deal(rich_deal(state, rng))
+    while not state.needs_deal and not state.over:
+        acts = [a for lst in state.legal_actions().values() for a in lst]
+        sings = [a for a in acts if a.kind == "sing"]
+        capote = [a for a in acts if a.kind == "capote" and a.value is False]
+        state.apply((sings or capote or [rng.choice(acts)])[0])
+    return state.deal_summaries()[0]
+
+
+@pytest.mark.parametrize(
+    ("seed", "points", "winner", "last_trick"),
+    [(825, [116, 114], 0, 1), (179, [103, 127], 1, 0), (3126, [105, 105], 0, 0)],
+    ids=["both-over-first-higher", "both-over-second-higher", "both-over-equal"],
+)
+def test_when_both_pass_100_the_higher_wins_and_at_equal_points_the_last_trick(
+    seed, points, winner, last_trick
+):
+    deal = _singing_deal(seed)
+    assert (deal["capote"], deal["tute"]) == (None, None)
+    assert deal["points"] == points and deal["last_trick"] == last_trick
+    assert deal["winner"] == winner

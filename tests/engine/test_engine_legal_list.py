@@ -15,10 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import CARDS, Action, GameState, IllegalAction, deal_cards
-from games.engine.cards import SUITS, caballo, rey
-from games.engine.rulebook import exchange_card
-from tests.engine.engine_helpers import leader_wins_trick, position, replay
+from games.engine import CARDS, Action, GameState, IllegalAction
+from games.engine.cards import SUITS
+from tests.engine.engine_helpers import leader_wins_trick, position, replay, rich_deal
 
 TABLES = [
     {"variant": "tute", "players": 2, "stock_play": "free"},
@@ -60,21 +59,6 @@ def accepted(state, seat: int) -> set[Action]:
             continue
         ok.add(action)
     return ok
-
-
-def rich_deal(state, rng: random.Random):
-    """A first deal where a seat holds a rey and caballo of one suit and, with a stock, the
-    card to exchange for the face-up one too: drawn at random until it comes, so that
-    cantes and exchanges meet in the positions checked."""
-    for _ in range(2000):
-        deal = deal_cards(state.options, rng.randrange(state.n), rng, 0)
-        give = exchange_card(deal.trump_card.index)
-        for hand in deal.hands:
-            held = {c.index for c in hand}
-            pair = any(rey(s) in held and caballo(s) in held for s in range(4))
-            if (pair or not state.rules.cantes) and (not state.rules.has_stock or give in held):
-                return deal
-    raise AssertionError("no such deal in 2,000 tries")
 
 
 def play_random_game(table: dict, seed: int, on_step, max_deals: int) -> None:
