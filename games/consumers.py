@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from games import push, services
+from games import push, server, services
 from games.models import Table
 from games.selectors import action_count, lobby_tables, table_state_for
 
@@ -100,6 +100,7 @@ class TableConsumer(JsonSocket):
         self.language = socket_language(self.scope)
         self.group: str | None = None
         self.seat: int | None = None
+        server.ensure_running()
         await self.accept()
         guests = await database_sync_to_async(self._arrive)()
         if guests is None:
@@ -122,19 +123,29 @@ class TableConsumer(JsonSocket):
         await self.refresh()
 
     def _arrive(self) -> bool | None:
-        """Whether the table admits guests (None: no such table); notes a player's address."""
+        """Whether the table admits guests (None: no such table). A user's socket is counted
+        (a player who was away is back) and a player's address noted."""
         table = Table.objects.filter(pk=self.table_id).only("guests").first()
         if table is None:
             return None
         if self.user is not None:
-            services.table_seen(
-                table_id=self.table_id, user=self.user, ip_address=socket_ip(self.scope)
+            services.table_socket_open(
+                table_id=self.table_id,
+                user=self.user,
+                channel_name=self.channel_name,
+                process_id=server.PROCESS_ID,
+                ip_address=socket_ip(self.scope),
             )
         return table.guests
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "user", None) is not None:
+            # The player's last socket closing during a game hands their seat to a robot.
+            await database_sync_to_async(services.table_socket_close)(
+                channel_name=self.channel_name
+            )
 
     async def refresh(self, frame: dict[str, Any] | None = None) -> None:
         """Read this user's state afresh, join their seat's group (or the spectators') and
@@ -308,6 +319,13 @@ TableConsumer.calls = {
     ),
     "invite": (services.table_invite, _field("username", str, _("username must be a string."))),
     "chat": (services.chat_post, _field("text", str, _("text must be a string."))),
+    "leave": (services.game_leave, _nothing),
+    "resume": (services.game_resume, _nothing),
+    "cancel": (services.game_cancel_propose, _nothing),
+    "cancel_answer": (
+        services.game_cancel_answer,
+        _field("accept", bool, _("accept must be true or false.")),
+    ),
 }
 
 

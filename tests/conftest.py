@@ -104,6 +104,11 @@ def stop(process: subprocess.Popen, timeout: float) -> None:
         process.kill()
 
 
+# Robots play at once in tests (settings.ROBOT_DELAY_SECONDS), in this process and in the
+# daphne and Celery processes the fixtures start.
+os.environ["ROBOT_DELAY_SECONDS"] = "0"
+
+
 def _child_env(database_url: str, **extra: str) -> dict:
     env = {**os.environ, "DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1", **extra}
     env.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
@@ -123,6 +128,14 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 
 
 @pytest.fixture(autouse=True)
+def _live_play_settings(settings):
+    """Robots play at once; this process runs no server loop (tests sweep timers
+    themselves, with `games.timers.sweep`)."""
+    settings.ROBOT_DELAY_SECONDS = 0
+    settings.SERVER_LOOP = False
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache(request, django_db_blocker):
     """Each database test starts with an empty cache. allauth counts failed logins in the
     (database) cache, which transactional tests leave behind: it must not refuse the logins of
@@ -137,11 +150,8 @@ def _fresh_cache(request, django_db_blocker):
     yield
 
 
-@pytest.fixture
-def daphne_server(transactional_db, tmp_path):
-    """A real daphne serving the site on a free port, on the test database. Yields its URL."""
-    port = free_port()
-    log = (tmp_path / "daphne.log").open("w")
+def start_daphne(port: int, log, **env: str) -> subprocess.Popen:
+    """A real daphne process serving the site on `port`, on the test database."""
     process = subprocess.Popen(
         [
             sys.executable,
@@ -154,12 +164,35 @@ def daphne_server(transactional_db, tmp_path):
             "tute_site.asgi:application",
         ],
         cwd=ROOT,
-        env=_child_env(database_url_for_tests()),
+        env=_child_env(database_url_for_tests(), **env),
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+    wait_for_port(port, process)
+    return process
+
+
+@pytest.fixture
+def daphne_server(transactional_db, tmp_path):
+    """A real daphne serving the site on a free port, on the test database. Yields its URL."""
+    port = free_port()
+    log = (tmp_path / "daphne.log").open("w")
+    process = start_daphne(port, log)
     try:
-        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop(process, timeout=10)
+        log.close()
+
+
+@pytest.fixture
+def embedded_daphne_server(transactional_db, tmp_path):
+    """A real daphne as `make run` starts it without REDIS_URL: in-memory channel layer,
+    eager tasks, the timer sweep in the server process. Yields its URL."""
+    port = free_port()
+    log = (tmp_path / "daphne.log").open("w")
+    process = start_daphne(port, log, REDIS_URL="")
+    try:
         yield f"http://127.0.0.1:{port}"
     finally:
         stop(process, timeout=10)
@@ -196,7 +229,7 @@ def celery_worker(transactional_db, tmp_path):
             "--loglevel=INFO",
         ],
         cwd=ROOT,
-        env=_child_env(database_url_for_tests()),
+        env=_child_env(database_url_for_tests(), CELERY_QUEUE=queue),
         stdout=log,
         stderr=subprocess.STDOUT,
     )
@@ -209,6 +242,42 @@ def celery_worker(transactional_db, tmp_path):
         yield app
     finally:
         app.conf.task_default_queue = previous_queue
+        stop(process, timeout=15)
+        log.close()
+
+
+@pytest.fixture
+def celery_beat(celery_worker, tmp_path):
+    """Celery beat, as `make run` starts it, queueing to the `celery_worker` fixture's queue
+    (the timer sweep every second)."""
+    queue = celery_worker.conf.task_default_queue
+    log_path = tmp_path / "beat.log"
+    log = log_path.open("w")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "tute_site",
+            "beat",
+            "--schedule",
+            str(tmp_path / "beat-schedule"),
+            "--loglevel=INFO",
+        ],
+        cwd=ROOT,
+        env=_child_env(database_url_for_tests(), CELERY_QUEUE=queue),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while "beat: Starting" not in log_path.read_text():
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"Celery beat did not start:\n{log_path.read_text()}")
+            time.sleep(0.2)
+        yield log_path
+    finally:
         stop(process, timeout=15)
         log.close()
 
