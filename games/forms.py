@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.bots import bot_names
 from games.models import StockPlay, Variant
 from games.services import DEFAULT_OPTIONS, TableError, clean_table_options
 
@@ -34,6 +35,12 @@ class TableOptionsForm(forms.Form):
         label=_("Play while the stock lasts (2-player tute)"),
         choices=StockPlay.choices,
         initial="free",
+    )
+    robot_level = forms.ChoiceField(
+        label=_("Robots"),
+        # The robot registry's names, read when the form is built: new robots appear alone.
+        choices=lambda: [(name, name) for name in bot_names()],
+        initial="heuristic",
     )
 
     def clean(self) -> dict[str, Any]:

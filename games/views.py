@@ -1,6 +1,7 @@
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
 
 from accounts.ip import client_ip
 from games import selectors, services
@@ -34,9 +35,12 @@ def table_create(request):
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     form = TableOptionsForm(request.POST)
+    # The lobby's "Practice against robots" button: the same options, robots in the other
+    # seats, the game started at once.
+    create = services.table_practice if "practice" in request.POST else services.table_create
     if form.is_valid():
         try:
-            table = services.table_create(
+            table = create(
                 master=request.user, options=form.cleaned_data, ip_address=client_ip(request)
             )
         except services.TableError as error:
@@ -50,11 +54,36 @@ def table_create(request):
     return response
 
 
+# The sentences the table page's live-play script shows, translated here.
+LIVE_STRINGS = {
+    "free": _("Free seat"),
+    "robot_seat": _("Robot (%(robot)s)"),
+    "robot_plays": _("a robot plays for now"),
+    "away": _("away"),
+    "abandoned": _("abandoned"),
+    "seconds": _("%(seconds)s s"),
+    "sing": _("Sing %(suit)s"),
+    "tute": _("Tute of %(rank)s"),
+    "exchange": _("Exchange %(card)s"),
+    "capote_yes": _("Declare capote"),
+    "capote_no": _("No capote"),
+    "bid": _("Bid %(tricks)s"),
+    "proposal": _("%(player)s proposes to cancel the game."),
+    "leave_confirm": _("Leave the game? You will have abandoned it: you lose it."),
+    "over": _("Game over."),
+    "cancelled": _("The game was cancelled."),
+}
+
+
 def table_detail(request, pk: int):
     """A table; its live state comes over /ws/tables/<id>/."""
     table = get_object_or_404(Table, pk=pk)
     return render(
         request,
         "games/table_detail.html",
-        {"table": table, "summary": selectors.table_summary(table=table)},
+        {
+            "table": table,
+            "summary": selectors.table_summary(table=table),
+            "live_strings": {key: str(text) for key, text in LIVE_STRINGS.items()},
+        },
     )

@@ -291,13 +291,13 @@ def test_a_cancel_refused_or_unanswered_changes_nothing():
 
 
 def test_a_killed_process_counts_its_players_away():
-    table, users = seated_table({"variant": "habanero"}, 2)
+    table, users = seated_table({"variant": "habanero", "move_time": 300}, 2)
     services.game_start(table_id=table.pk, user=users[0])
     services.table_socket_open(
         table_id=table.pk, user=users[1], channel_name="dead", process_id=PROCESS, ip_address=None
     )
     services.server_process_beat(process_id=PROCESS)
-    later = timezone.now() + timedelta(minutes=5)
+    later = timezone.now() + timedelta(minutes=1)
     assert timers.sweep(now=later, inline=True)["sockets"] == 1
     seat = GameSeat.objects.get(game=current(table.pk), seat=1)
     assert seat.away_since == later
