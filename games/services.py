@@ -1087,13 +1087,19 @@ def game_cancel_propose(*, table_id: int, user: User) -> CancelProposal:
     seat = _seated(table_seats(table=table), user)
     game = _running_game(table)
     _playing_seat(game, seat)
-    if _open_proposal(game) is not None:
+    now = timezone.now()
+    pending = _open_proposal(game)
+    if pending is not None and pending.expires_at <= now:
+        # Its time ran out and the sweeper has not ended it yet: it is over all the same.
+        pending.status = CancelProposal.Status.EXPIRED
+        pending.save(update_fields=["status"])
+    elif pending is not None:
         raise TableError("invalid", _("A proposal to cancel is already waiting for answers."))
     proposal = CancelProposal.objects.create(
         game=game,
         proposed_by=user,
         accepted=[user.pk],
-        expires_at=timezone.now() + _seconds(settings.CANCEL_PROPOSAL_SECONDS),
+        expires_at=now + _seconds(settings.CANCEL_PROPOSAL_SECONDS),
     )
     _answered(table=table, game=game, proposal=proposal, by=user)
     return proposal

@@ -199,6 +199,27 @@ def embedded_daphne_server(transactional_db, tmp_path):
         log.close()
 
 
+def start_celery(arguments: list[str], queue: str, log_path: Path, ready: str) -> subprocess.Popen:
+    """A real Celery process (`celery -A tute_site ...`) on the test database and `queue`,
+    once its log says `ready`."""
+    log = log_path.open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "tute_site", *arguments],
+        cwd=ROOT,
+        env=_child_env(database_url_for_tests(), CELERY_QUEUE=queue),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    log.close()
+    deadline = time.monotonic() + 60
+    while ready not in log_path.read_text():
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop(process, timeout=5)
+            raise RuntimeError(f"celery {arguments[0]} did not start:\n{log_path.read_text()}")
+        time.sleep(0.2)
+    return process
+
+
 @pytest.fixture
 def celery_worker(transactional_db, tmp_path):
     """A real Celery worker process on the Redis broker, on its own queue and the test database."""
@@ -209,77 +230,34 @@ def celery_worker(transactional_db, tmp_path):
     queue = f"test-{uuid.uuid4().hex[:10]}"
     previous_queue = app.conf.task_default_queue
     app.conf.task_default_queue = queue
-    log_path = tmp_path / "celery.log"
-    log = log_path.open("w")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "tute_site",
-            "worker",
-            "-P",
-            "solo",
-            "-Q",
-            queue,
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "--loglevel=INFO",
-        ],
-        cwd=ROOT,
-        env=_child_env(database_url_for_tests(), CELERY_QUEUE=queue),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
     try:
-        deadline = time.monotonic() + 60
-        while "ready." not in log_path.read_text():
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"Celery worker did not start:\n{log_path.read_text()}")
-            time.sleep(0.2)
-        yield app
+        worker = ["worker", "-P", "solo", "-Q", queue, "--without-gossip", "--without-mingle"]
+        process = start_celery(
+            [*worker, "--without-heartbeat", "--loglevel=INFO"],
+            queue,
+            tmp_path / "celery.log",
+            "ready.",
+        )
+        try:
+            yield app
+        finally:
+            stop(process, timeout=15)
     finally:
         app.conf.task_default_queue = previous_queue
-        stop(process, timeout=15)
-        log.close()
 
 
 @pytest.fixture
 def celery_beat(celery_worker, tmp_path):
     """Celery beat, as `make run` starts it, queueing to the `celery_worker` fixture's queue
     (the timer sweep every second)."""
-    queue = celery_worker.conf.task_default_queue
-    log_path = tmp_path / "beat.log"
-    log = log_path.open("w")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "tute_site",
-            "beat",
-            "--schedule",
-            str(tmp_path / "beat-schedule"),
-            "--loglevel=INFO",
-        ],
-        cwd=ROOT,
-        env=_child_env(database_url_for_tests(), CELERY_QUEUE=queue),
-        stdout=log,
-        stderr=subprocess.STDOUT,
+    beat = ["beat", "--schedule", str(tmp_path / "beat-schedule"), "--loglevel=INFO"]
+    process = start_celery(
+        beat, celery_worker.conf.task_default_queue, tmp_path / "beat.log", "beat: Starting"
     )
     try:
-        deadline = time.monotonic() + 60
-        while "beat: Starting" not in log_path.read_text():
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"Celery beat did not start:\n{log_path.read_text()}")
-            time.sleep(0.2)
-        yield log_path
+        yield tmp_path / "beat.log"
     finally:
         stop(process, timeout=15)
-        log.close()
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from games.bots import Bot, get_bot
 from games.bots.arena import play_game
 from games.engine import Action, Options, SeatView
 from games.engine.bench import bench as engine_bench
+from tests.load import timers_bench
 
 CONFIGS = [
     ("tute", 4, True),
@@ -104,6 +105,8 @@ def main() -> None:
         result = robot_bench("heuristic", table, args.seconds)
         result["ratio_to_baseline"] = round(result["decisions_per_s"] / base, 4)
         print(json.dumps(result))
+    # The timer design at 200 running tables, on a test database of its own.
+    print(json.dumps(timers_bench.run()))
     # The baseline again: how much the machine drifted during the run.
     print(json.dumps({"bench": "baseline-again", "plies_per_s": round(baseline(args.seconds))}))
 
