@@ -5,6 +5,8 @@ Moderators see tables and games (read only), close a table (an action calling
 `accounts.services.user_mute`, with the same form as on a player).
 """
 
+from types import SimpleNamespace
+
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
@@ -22,6 +24,7 @@ from tute_site.readonly_admin import ReadOnlyAdminMixin
 class TableSeatInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = TableSeat
     fields = ("seat", "user", "robot", "ip_address", "sat_at")
+    readonly_fields = fields
     extra = 0
 
 
@@ -37,6 +40,7 @@ class ChatInline(ReadOnlyAdminMixin, admin.TabularInline):
 class InvitationInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Invitation
     fields = ("user", "invited_by", "created_at")
+    readonly_fields = fields
     extra = 0
 
 
@@ -82,6 +86,7 @@ class TableAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 class GameSeatInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = GameSeat
     fields = ("seat", "user", "robot", "ip_address", "outcome", "abandoned")
+    readonly_fields = fields
     extra = 0
 
 
@@ -107,6 +112,7 @@ class ChatMessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.action(description=_("Mute the authors of the selected messages"), permissions=["mute"])
     def mute_authors(self, request, queryset):
         authors = User.objects.filter(pk__in=queryset.values("user")).order_by("username")
+        first = dict(queryset.order_by("-pk").values_list("user", "pk"))
         if "apply" in request.POST:
             form = MuteForm(request.POST)
             if form.is_valid():
@@ -136,11 +142,14 @@ class ChatMessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "title": gettext("Mute"),
             "form": form,
-            "players": authors,
+            # One of each author's messages stands for the author: the form posts them back
+            # as the selected messages, so the same authors are muted.
+            "players": [
+                SimpleNamespace(pk=first[author.pk], username=author.username) for author in authors
+            ],
             "action": request.POST.get("action"),
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-            "chat_messages": queryset.select_related("user"),
             "opts": self.model._meta,
             "media": self.media + form.media,
         }
-        return TemplateResponse(request, "admin/games/mute_authors.html", context)
+        return TemplateResponse(request, "admin/accounts/user/moderation_form.html", context)

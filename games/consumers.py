@@ -81,12 +81,24 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
             return
         await self.receive_json(content)
 
-    async def error_frame(self, code: str, message: Any, **extra: Any) -> dict[str, Any]:
-        with translation.override(self.language):
-            return {"type": "error", "code": code, "message": str(message), **extra}
+    async def error_context(self) -> dict[str, Any]:
+        """What every error frame of this socket carries besides the error itself."""
+        return {}
 
     async def send_error(self, code: str, message: Any, **extra: Any) -> None:
-        await self.send_json(await self.error_frame(code, message, **extra))
+        context = await self.error_context()
+        with translation.override(self.language):
+            frame = {
+                "type": "error",
+                **context,
+                "code": code,
+                "message": str(message),
+                "rule": None,
+                "field": None,
+                "request": None,
+                **extra,
+            }
+        await self.send_json(frame)
 
 
 class TableConsumer(JsonSocket):
@@ -104,18 +116,11 @@ class TableConsumer(JsonSocket):
         await self.accept()
         guests = await database_sync_to_async(self._arrive)()
         if guests is None:
-            await self.send_error(
-                "unknown_table", _("There is no such table."), table_id=self.table_id, count=0
-            )
+            await self.send_error("unknown_table", _("There is no such table."), request=None)
             await self.close(CLOSE_UNKNOWN_TABLE)
             return
         if self.user is None and not guests:
-            await self.send_error(
-                "login_required",
-                _("Log in to watch this table."),
-                table_id=self.table_id,
-                count=0,
-            )
+            await self.send_error("login_required", _("Log in to watch this table."), request=None)
             await self.close(CLOSE_FORBIDDEN)
             return
         # Join the group first, then read: a push that lands in between is older or equal,
@@ -214,7 +219,6 @@ class TableConsumer(JsonSocket):
                 "malformed",
                 _("A message must be a JSON object."),
                 request=None,
-                **await self.where(),
             )
             return
         kind = content.get("type")
@@ -224,7 +228,6 @@ class TableConsumer(JsonSocket):
                 "wrong_table",
                 _("That message is for another table."),
                 request=request,
-                **await self.where(),
             )
             return
         if kind == "sync":
@@ -232,19 +235,15 @@ class TableConsumer(JsonSocket):
             return
         call = self.calls.get(kind) if isinstance(kind, str) else None
         if call is None:
-            await self.send_error(
-                "malformed", _("Unknown message type."), request=request, **await self.where()
-            )
+            await self.send_error("malformed", _("Unknown message type."), request=request)
             return
         if self.user is None:
-            await self.send_error(
-                "login_required", _("Log in to do that."), request=request, **await self.where()
-            )
+            await self.send_error("login_required", _("Log in to do that."), request=request)
             return
         try:
             arguments = call[1](content)
         except ValueError as exc:
-            await self.send_error("malformed", exc.args[0], request=request, **await self.where())
+            await self.send_error("malformed", exc.args[0], request=request)
             return
         error = await database_sync_to_async(self._call)(call[0], arguments)
         if error is not None:
@@ -254,7 +253,6 @@ class TableConsumer(JsonSocket):
                 rule=error.rule,
                 field=error.field,
                 request=request,
-                **await self.where(),
             )
             if error.code == "stale":
                 await self.refresh()
@@ -266,7 +264,7 @@ class TableConsumer(JsonSocket):
             return error
         return None
 
-    async def where(self) -> dict[str, Any]:
+    async def error_context(self) -> dict[str, Any]:
         """`table_id` and the game's current action count, for an error frame."""
         return {"table_id": self.table_id, "count": await database_sync_to_async(self._count)()}
 

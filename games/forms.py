@@ -41,12 +41,15 @@ class TableOptionsForm(forms.Form):
         # The robot registry's names, read when the form is built: new robots appear alone.
         choices=lambda: [(name, name) for name in bot_names()],
         initial="heuristic",
+        # Left out (an older page or a tool): the default robot.
+        required=False,
     )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if self.errors:
             return data
+        data["robot_level"] = data.get("robot_level") or DEFAULT_OPTIONS["robot_level"]
         try:
             return clean_table_options(data=data, current=DEFAULT_OPTIONS)
         except TableError as error:

@@ -5,8 +5,6 @@ migration grants and a test pins; accounts may not import games. These pairs bel
 list: until they are there, `games_moderators_sync` adds them to the group (the tests use it).
 """
 
-from django.apps import apps as global_apps
-
 GAMES_MODERATOR_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("games", "view_table"),
     ("games", "close_table"),
@@ -18,25 +16,15 @@ GAMES_MODERATOR_PERMISSIONS: tuple[tuple[str, str], ...] = (
 )
 
 
-def games_moderators_sync(apps=global_apps):
-    """Give the Moderators group (created if missing) the games rights above."""
-    from django.contrib.auth.management import create_permissions
+def games_moderators_sync() -> None:
+    """Give the Moderators group the games rights above (the permissions exist once migrated)."""
+    from django.contrib.auth.models import Group, Permission
+    from django.db.models import Q
 
     from accounts.moderators import MODERATORS_GROUP
 
-    app_config = apps.get_app_config("games")
-    # Permissions are normally made after all migrations (post_migrate); make ours now.
-    models_module = getattr(app_config, "models_module", None)
-    app_config.models_module = models_module or True
-    create_permissions(app_config, apps=apps, verbosity=0)
-    app_config.models_module = models_module
-    Group = apps.get_model("auth", "Group")
-    Permission = apps.get_model("auth", "Permission")
+    wanted = Q()
+    for label, codename in GAMES_MODERATOR_PERMISSIONS:
+        wanted |= Q(content_type__app_label=label, codename=codename)
     group, _created = Group.objects.get_or_create(name=MODERATORS_GROUP)
-    group.permissions.add(
-        *(
-            Permission.objects.get(content_type__app_label=label, codename=codename)
-            for label, codename in GAMES_MODERATOR_PERMISSIONS
-        )
-    )
-    return group
+    group.permissions.add(*Permission.objects.filter(wanted))

@@ -6,9 +6,10 @@ alone; the spectators' holds the view of seat None, with no hand at all.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -37,9 +38,41 @@ TABLE_OPTIONS = (
 )
 
 
+# Rebuilt states by (game, deals, actions): a record only ever grows, so that key names one
+# record exactly. A miss (another process served the last move, a restart) rebuilds it.
+_STATES: OrderedDict[tuple[int, int, int], GameState] = OrderedDict()
+_STATES_KEPT = 256
+_STATES_LOCK = threading.Lock()  # daphne runs sync code in more than one thread
+
+
+def state_key(game: Game) -> tuple[int, int, int]:
+    return (game.pk, len(game.record.get("deals", [])), action_count(game.record))
+
+
 def game_state(*, game: Game) -> GameState:
-    """The engine state of a stored game, rebuilt from its record."""
-    return from_record(game.record)
+    """The engine state of a stored game, rebuilt from its record (or a copy of the one this
+    process last rebuilt or reached for the very same record)."""
+    key = state_key(game)
+    with _STATES_LOCK:
+        cached = _STATES.get(key) if game.pk is not None else None
+        if cached is not None:
+            _STATES.move_to_end(key)
+            return cached.clone()
+    state = from_record(game.record)
+    if game.pk is not None:
+        remember_state(key=key, state=state)
+    return state
+
+
+def remember_state(*, key: tuple[int, int, int], state: GameState) -> None:
+    """Keep a copy of `state`, the state of the record `key` names. Call it only for a
+    committed record (services do it in `transaction.on_commit`)."""
+    copy = state.clone()
+    with _STATES_LOCK:
+        _STATES[key] = copy
+        _STATES.move_to_end(key)
+        while len(_STATES) > _STATES_KEPT:
+            _STATES.popitem(last=False)
 
 
 def game_outcome(*, game: Game) -> dict:
@@ -242,14 +275,18 @@ def table_state_for(*, table_id: int, user: User | None) -> dict[str, Any] | Non
     return state_frames(table=table, seats=seats, game=game, state=state, only=[seat])[seat]
 
 
-def lobby_tables() -> list[dict[str, Any]]:
-    """Every table that is not closed, newest first, as the lobby shows them."""
+def lobby_tables(
+    *, variant: str | None = None, free_seats: bool = False, max_stake: int | None = None
+) -> list[dict[str, Any]]:
+    """Every table that is not closed, newest first, as the lobby shows them; optionally only
+    one variant, only tables with a free seat, only stakes up to `max_stake`."""
     tables = Table.objects.exclude(status=Table.Status.CLOSED).select_related("master")
+    if variant:
+        tables = tables.filter(variant=variant)
+    if max_stake is not None:
+        tables = tables.filter(stake__lte=max_stake)
     seats: dict[int, list[TableSeat]] = {}
     for s in TableSeat.objects.filter(table__in=tables).select_related("user"):
         seats.setdefault(s.table_id, []).append(s)
-    return [table_summary(table=t, seats=seats.get(t.pk, [])) for t in tables]
-
-
-def open_tables() -> QuerySet[Table]:
-    return Table.objects.exclude(status=Table.Status.CLOSED)
+    rows = [table_summary(table=t, seats=seats.get(t.pk, [])) for t in tables]
+    return [row for row in rows if row["free_seats"]] if free_seats else rows

@@ -74,9 +74,11 @@ from games.selectors import (
     action_count,
     chat_json,
     game_state,
+    remember_state,
     robot_playing,
     seat_of,
     state_frames,
+    state_key,
     table_options,
     table_seats,
     table_summary,
@@ -128,7 +130,13 @@ def _locked_table(table_id: Any) -> Table:
     """The table's row, locked until the transaction ends. Every service starts here."""
     if not isinstance(table_id, int) or isinstance(table_id, bool):
         raise TableError("unknown_table", _("There is no such table."))
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    # The master and the game come in the same query; only the table's row is locked.
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("master", "game")
+        .filter(pk=table_id)
+        .first()
+    )
     if table is None:
         raise TableError("unknown_table", _("There is no such table."))
     return table
@@ -152,12 +160,22 @@ def _require_master(table: Table, user: User) -> None:
         raise TableError("not_master", _("Only the table's master may do that."))
 
 
-def _broadcast(table: Table, event: dict[str, Any], *, lobby: bool = True) -> None:
+def _broadcast(
+    table: Table,
+    event: dict[str, Any],
+    *,
+    lobby: bool = True,
+    seats: list[TableSeat] | None = None,
+    state: Any = None,
+) -> None:
     """After commit, push each seat its own view and the spectators theirs (and the lobby
-    the table's new row). The frames are built now, so they describe this transaction."""
-    seats = table_seats(table=table)
+    the table's new row). The frames are built now, so they describe this transaction.
+    `seats` and `state` may be passed when the caller has them current."""
+    if seats is None:
+        seats = table_seats(table=table)
     game = table.game
-    state = game_state(game=game) if game is not None else None
+    if state is None and game is not None:
+        state = game_state(game=game)
     frames = state_frames(table=table, seats=seats, game=game, state=state)
     messages = push.table_messages(table.pk, frames, event)
     if lobby:
@@ -491,6 +509,12 @@ def _start_game(*, table: Table, seats: list[TableSeat], by: User) -> Game:
     return game
 
 
+def _remember_on_commit(game: Game, state: Any) -> None:
+    """Keep the new state for the next move in this process, once (and if) it is stored."""
+    key, copy_of_state = state_key(game), state.clone()
+    transaction.on_commit(lambda: remember_state(key=key, state=copy_of_state))
+
+
 def _running_game(table: Table) -> Game:
     game = table.game
     if game is None or game.status != Game.Status.PLAYING:
@@ -554,13 +578,15 @@ def _apply(*, table: Table, game: Game, state: Any, act: Action, event: dict[str
         error = translate_engine_error(str(exc))
         raise TableError("illegal", error.message, rule=error.rule) from None
     game.record["deals"][-1]["actions"].append(act.to_dict())
+    _remember_on_commit(game, state)
     if state.over:
         _finish(table=table, game=game, state=state)
         event = {**event, "kind": "end"}
+        game.save()
     else:
         _schedule(table=table, game=game, state=state)
-    game.save()
-    _broadcast(table, event, lobby=state.over)
+        game.save(update_fields=["record", *DEADLINE_FIELDS])
+    _broadcast(table, event, lobby=state.over, state=state)
     if state.over:
         # The one hand-off to rankings, after the push: a failure there never hides the end.
         transaction.on_commit(lambda: game_hand_off(game=game), robust=True)
@@ -612,9 +638,10 @@ def game_next_deal(*, table_id: int, user: User) -> Game:
 def _deal_next(*, table: Table, game: Game, state: Any, by: str | None) -> None:
     state.deal_next(secrets.SystemRandom())
     game.record["deals"].append(state.to_record()["deals"][-1])
+    _remember_on_commit(game, state)
     _schedule(table=table, game=game, state=state)
     game.save(update_fields=["record", *DEADLINE_FIELDS])
-    _broadcast(table, {"kind": "deal", "by": by}, lobby=False)
+    _broadcast(table, {"kind": "deal", "by": by}, lobby=False, state=state)
 
 
 def game_result_arguments(*, game: Game) -> dict[str, Any]:

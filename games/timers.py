@@ -26,7 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games import services
@@ -36,14 +36,21 @@ CLAIM_SECONDS = 10
 BATCH = 500
 
 
+def due_games(*, now: Any) -> QuerySet[Game]:
+    """Running games whose move timer is due at `now` and that nobody has claimed."""
+    return (
+        Game.objects.filter(status=Game.Status.PLAYING, deadline_at__lte=now)
+        .filter(Q(deadline_claimed_until__isnull=True) | Q(deadline_claimed_until__lt=now))
+        .order_by("deadline_at")
+    )
+
+
 def claim_due_games(*, now: Any) -> list[tuple[int, int]]:
     """(game id, action count) of due move timers nobody has claimed, now claimed."""
     with transaction.atomic():
         due = list(
-            Game.objects.select_for_update(skip_locked=True)
-            .filter(status=Game.Status.PLAYING, deadline_at__lte=now)
-            .filter(Q(deadline_claimed_until__isnull=True) | Q(deadline_claimed_until__lt=now))
-            .order_by("deadline_at")
+            due_games(now=now)
+            .select_for_update(skip_locked=True)
             .values_list("pk", "deadline_count")[:BATCH]
         )
         if due:

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.ip import client_ip
 from games import selectors, services
 from games.forms import TableOptionsForm
-from games.models import Game, Table
+from games.models import Game, Table, Variant
 
 
 def game_detail(request, pk: int):
@@ -22,12 +22,21 @@ def game_record(request, pk: int):
     return response
 
 
+def lobby_filters(request) -> dict:
+    """The lobby's filters from the query string: ?variant=tute&free=1&max_stake=50."""
+    variant = request.GET.get("variant") or None
+    stake = request.GET.get("max_stake", "")
+    return {
+        "variant": variant if variant in Variant.values else None,
+        "free_seats": request.GET.get("free") == "1",
+        "max_stake": int(stake) if stake.isdigit() else None,
+    }
+
+
 def table_list(request):
     """The lobby: open tables (kept live by /ws/lobby/) and the form to create one."""
-    form = TableOptionsForm()
-    return render(
-        request, "games/table_list.html", {"tables": selectors.lobby_tables(), "form": form}
-    )
+    tables = selectors.lobby_tables(**lobby_filters(request))
+    return render(request, "games/table_list.html", {"tables": tables, "form": TableOptionsForm()})
 
 
 @login_required

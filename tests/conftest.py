@@ -5,6 +5,7 @@ real PostgreSQL and Redis: without them they are skipped, unless REQUIRE_SERVICE
 where a missing or unreachable service fails the whole run at once instead.
 """
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -12,6 +13,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -150,53 +152,53 @@ def _fresh_cache(request, django_db_blocker):
     yield
 
 
-def start_daphne(port: int, log, **env: str) -> subprocess.Popen:
-    """A real daphne process serving the site on `port`, on the test database."""
+def start_daphne(
+    port: int, log, env: dict, app: str = "tute_site.asgi:application"
+) -> subprocess.Popen:
+    """A daphne process serving `app` on `port` with `env`, once it listens."""
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "tute_site.asgi:application",
-        ],
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
         cwd=ROOT,
-        env=_child_env(database_url_for_tests(), **env),
+        env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    wait_for_port(port, process)
+    try:
+        wait_for_port(port, process)
+    except RuntimeError:
+        stop(process, timeout=10)
+        raise
     return process
+
+
+@contextlib.contextmanager
+def running_daphne(
+    env: dict, log_path: Path, app: str = "tute_site.asgi:application"
+) -> Iterator[str]:
+    """A daphne process serving `app` on a free port with `env`. Yields its base URL."""
+    port = free_port()
+    with log_path.open("w") as log:
+        process = start_daphne(port, log, env, app)
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            stop(process, timeout=10)
 
 
 @pytest.fixture
 def daphne_server(transactional_db, tmp_path):
     """A real daphne serving the site on a free port, on the test database. Yields its URL."""
-    port = free_port()
-    log = (tmp_path / "daphne.log").open("w")
-    process = start_daphne(port, log)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop(process, timeout=10)
-        log.close()
+    with running_daphne(_child_env(database_url_for_tests()), tmp_path / "daphne.log") as url:
+        yield url
 
 
 @pytest.fixture
 def embedded_daphne_server(transactional_db, tmp_path):
     """A real daphne as `make run` starts it without REDIS_URL: in-memory channel layer,
     eager tasks, the timer sweep in the server process. Yields its URL."""
-    port = free_port()
-    log = (tmp_path / "daphne.log").open("w")
-    process = start_daphne(port, log, REDIS_URL="")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop(process, timeout=10)
-        log.close()
+    env = _child_env(database_url_for_tests(), REDIS_URL="")
+    with running_daphne(env, tmp_path / "daphne.log") as url:
+        yield url
 
 
 def start_celery(arguments: list[str], queue: str, log_path: Path, ready: str) -> subprocess.Popen:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async as sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client

@@ -21,7 +21,7 @@ from games import services
 from games.engine import from_record
 from games.models import Game
 from games.selectors import action_count
-from tests.conftest import free_port, start_daphne, stop
+from tests.conftest import _child_env, database_url_for_tests, free_port, start_daphne, stop
 from tests.games.live import game_of, session_cookie
 from tests.games.test_live_play import seated_table
 
@@ -107,7 +107,7 @@ def test_killed_daphne_restarts_clients_reconnect_the_pending_timer_fires(celery
     port = free_port()
     url = f"ws://127.0.0.1:{port}/ws/tables/{table.pk}/"
     log = (tmp_path / "daphne.log").open("w")
-    process = start_daphne(port, log)
+    process = start_daphne(port, log, _child_env(database_url_for_tests()))
     try:
 
         async def first_half() -> int:
@@ -137,7 +137,7 @@ def test_killed_daphne_restarts_clients_reconnect_the_pending_timer_fires(celery
         played = game_of(table.pk).record["deals"][-1]["actions"][count]
         assert played["seat"] == game.deadline_seat
 
-        process = start_daphne(port, log)
+        process = start_daphne(port, log, _child_env(database_url_for_tests()))
 
         async def second_half() -> list[dict]:
             sockets = [await connect(url, cookies[seat], seat) for seat in (0, 1)]

@@ -7,7 +7,7 @@ the stored record, and must hold no card hidden from that seat.
 import random
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async as sync_to_async
 
 from games import services
 from games.models import Game, GameSeat, Table

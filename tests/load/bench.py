@@ -4,7 +4,11 @@ Machines here are noisy, so every figure is also given relative to a baseline me
 same run: a fixed pure-Python workload (shuffle a 40-card deck, then pick and remove cards one
 at a time, as a random player would). A ratio moves only when our code does.
 
-    python -m tests.load.bench [--seconds S]
+Live play (tests/load/live_bench.py) is timed against a real daphne over real WebSockets: from
+a card sent to the update received by every other seat of a 4-player table, median and 99th
+percentile over 200 moves, beside a bare Channels echo app's fan-out measured in the same run.
+
+    python -m tests.load.bench [--seconds S] [--moves N] [--no-live]
 """
 
 import argparse
@@ -16,7 +20,6 @@ from games.bots import Bot, get_bot
 from games.bots.arena import play_game
 from games.engine import Action, Options, SeatView
 from games.engine.bench import bench as engine_bench
-from tests.load import timers_bench
 
 CONFIGS = [
     ("tute", 4, True),
@@ -93,6 +96,8 @@ def robot_bench(robot: str, table: dict, seconds: float) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--moves", type=int, default=200, help="live-play moves to time")
+    parser.add_argument("--no-live", action="store_true", help="skip the live-play bench")
     args = parser.parse_args()
     base = baseline(args.seconds)
     print(json.dumps({"bench": "baseline", "plies_per_s": round(base)}))
@@ -105,8 +110,14 @@ def main() -> None:
         result = robot_bench("heuristic", table, args.seconds)
         result["ratio_to_baseline"] = round(result["decisions_per_s"] / base, 4)
         print(json.dumps(result))
-    # The timer design at 200 running tables, on a test database of its own.
-    print(json.dumps(timers_bench.run()))
+    if not args.no_live:
+        from tests.load.live_bench import live_bench
+        from tests.load.timers_bench import timers_bench
+
+        for line in live_bench(args.moves):
+            print(json.dumps(line))
+        # The timer design at 200 running tables, on a test database of its own.
+        print(json.dumps(timers_bench()))
     # The baseline again: how much the machine drifted during the run.
     print(json.dumps({"bench": "baseline-again", "plies_per_s": round(baseline(args.seconds))}))
 

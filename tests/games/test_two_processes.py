@@ -1,0 +1,76 @@
+"""Two daphne processes on one Redis serve the two players of one table, each player on a
+different process, with real WebSocket clients; the game goes on to the end of a deal."""
+
+import random
+
+import pytest
+from channels.db import database_sync_to_async as sync_to_async
+
+from games import services
+from tests.accounts.factories import UserFactory
+from tests.conftest import _child_env, database_url_for_tests
+from tests.games.live import check_frame, record_of, session_cookie
+from tests.games.wsclient import TableClient, daphne
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def running_habanero() -> tuple[int, list[str]]:
+    users = [UserFactory(chips=1000), UserFactory(chips=1000)]
+    table = services.table_create(master=users[0], options={"variant": "habanero"})
+    services.table_sit(table_id=table.pk, user=users[1])
+    return table.pk, [session_cookie(u) for u in users]
+
+
+async def play_a_deal(urls: list[str], table_id: int, sessions: list[str]) -> int:
+    """Player n connects to urls[n]; the master starts; random legal actions until the deal
+    ends, every frame checked against the engine's view of the stored record."""
+    players = [
+        await TableClient.open(url, table_id, s) for url, s in zip(urls, sessions, strict=True)
+    ]
+    assert [p.state["you"]["seat"] for p in players] == [0, 1]
+    await players[0].send({"type": "start"})
+    for player in players:
+        assert (await player.receive_state())["event"]["kind"] == "start"
+    rng = random.Random(7)
+    moves = 0
+    while players[0].view["phase"] != "done":
+        choices = [(p, a) for p in players for a in p.view["legal_actions"]]
+        player, action = rng.choice(choices)
+        await player.act(action)
+        frames = [await p.receive_state() for p in players]
+        record = await record_of(table_id)
+        for seat, frame in enumerate(frames):
+            check_frame(frame, record, seat)
+        moves += 1
+    for player in players:
+        await player.close()
+    return moves
+
+
+@pytest.mark.asyncio
+async def test_two_daphne_processes_serve_one_table_to_the_end_of_a_deal(tmp_path):
+    table_id, sessions = await sync_to_async(running_habanero)()
+    env = _child_env(await sync_to_async(database_url_for_tests)())
+    with (
+        daphne(env, tmp_path / "daphne-1.log") as first,
+        daphne(env, tmp_path / "daphne-2.log") as second,
+    ):
+        # The master is on process 1, the other player on process 2: every push between
+        # them goes through Redis.
+        moves = await play_a_deal([first, second], table_id, sessions)
+    assert moves >= 16  # at least the eight tricks of a deal, two cards each
+    for log in ("daphne-1.log", "daphne-2.log"):
+        assert "Traceback" not in (tmp_path / log).read_text()
+
+
+@pytest.mark.asyncio
+async def test_one_process_on_the_in_memory_layer_serves_live_play(tmp_path):
+    """What `make run` does with nothing set: one daphne, the in-memory channel layer."""
+    table_id, sessions = await sync_to_async(running_habanero)()
+    env = _child_env(await sync_to_async(database_url_for_tests)())
+    env.pop("REDIS_URL", None)
+    with daphne(env, tmp_path / "daphne.log") as site:
+        moves = await play_a_deal([site, site], table_id, sessions)
+    assert moves >= 16
+    assert "Traceback" not in (tmp_path / "daphne.log").read_text()
