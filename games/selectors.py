@@ -45,8 +45,15 @@ _STATES_KEPT = 256
 _STATES_LOCK = threading.Lock()  # daphne runs sync code in more than one thread
 
 
-def state_key(game: Game) -> tuple[int, int, int]:
-    return (game.pk, len(game.record.get("deals", [])), action_count(game.record))
+def state_key(game: Game) -> tuple[Any, ...]:
+    # The creation time too: a game id alone may come again (a database emptied and filled
+    # anew, as between tests), and a state of another game must never be taken for it.
+    return (
+        game.pk,
+        game.created_at,
+        len(game.record.get("deals", [])),
+        action_count(game.record),
+    )
 
 
 def game_state(*, game: Game) -> GameState:
@@ -64,7 +71,7 @@ def game_state(*, game: Game) -> GameState:
     return state
 
 
-def remember_state(*, key: tuple[int, int, int], state: GameState) -> None:
+def remember_state(*, key: tuple[Any, ...], state: GameState) -> None:
     """Keep a copy of `state`, the state of the record `key` names. Call it only for a
     committed record (services do it in `transaction.on_commit`)."""
     copy = state.clone()
