@@ -167,16 +167,20 @@ def _broadcast(
     lobby: bool = True,
     seats: list[TableSeat] | None = None,
     state: Any = None,
+    skip_seat: int | None = None,
 ) -> None:
     """After commit, push each seat its own view and the spectators theirs (and the lobby
     the table's new row). The frames are built now, so they describe this transaction.
-    `seats` and `state` may be passed when the caller has them current."""
+    `seats` and `state` may be passed when the caller has them current. `skip_seat`'s group
+    gets nothing (a player coming back reads the whole state as their socket connects)."""
     if seats is None:
         seats = table_seats(table=table)
     game = table.game
     if state is None and game is not None:
         state = game_state(game=game)
     frames = state_frames(table=table, seats=seats, game=game, state=state)
+    if skip_seat is not None:
+        frames.pop(skip_seat, None)
     messages = push.table_messages(table.pk, frames, event)
     if lobby:
         messages.append(push.lobby_message(table_summary(table=table, seats=seats)))
@@ -1006,7 +1010,8 @@ def table_socket_open(
         game_seat.away_since = game_seat.abandon_at = None
         game_seat.save(update_fields=["away_since", "abandon_at"])
         _reschedule(table, game)
-        _broadcast(table, {"kind": "back", "by": user.username, "seat": game_seat.seat})
+        event = {"kind": "back", "by": user.username, "seat": game_seat.seat}
+        _broadcast(table, event, skip_seat=game_seat.seat)
 
 
 @transaction.atomic
@@ -1034,7 +1039,9 @@ def table_socket_close(*, channel_name: str, now: Any = None) -> None:
     game_seat.abandon_at = now + _seconds(settings.DISCONNECT_GRACE_SECONDS)
     game_seat.save(update_fields=["away_since", "abandon_at"])
     _reschedule(table, game)
-    _broadcast(table, {"kind": "away", "by": row.user.username, "seat": game_seat.seat})
+    # The player has no socket left at this table: their seat's group needs nothing.
+    event = {"kind": "away", "by": row.user.username, "seat": game_seat.seat}
+    _broadcast(table, event, skip_seat=game_seat.seat)
 
 
 def server_process_sweep(*, now: Any = None) -> int:
