@@ -9,6 +9,7 @@ group of its own seat (or the spectators'), so it never holds another seat's han
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -25,6 +26,8 @@ from games.selectors import action_count, lobby_tables, table_state_for
 MAX_MESSAGE_BYTES = 4096
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_FORBIDDEN = 4403
+# Socket closings still being written down (a reference keeps each task alive).
+_CLOSING: set[asyncio.Task] = set()
 
 
 def socket_ip(scope: dict[str, Any]) -> str | None:
@@ -147,10 +150,14 @@ class TableConsumer(JsonSocket):
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "user", None) is not None:
-            # The player's last socket closing during a game hands their seat to a robot.
-            await database_sync_to_async(services.table_socket_close)(
-                channel_name=self.channel_name
+            # The player's last socket closing during a game hands their seat to a robot. In
+            # the background: the socket closes at once, whatever the database's pace (and
+            # should this process die first, the sweeper closes its sockets).
+            closing = asyncio.ensure_future(
+                database_sync_to_async(services.table_socket_close)(channel_name=self.channel_name)
             )
+            _CLOSING.add(closing)
+            closing.add_done_callback(_CLOSING.discard)
 
     async def refresh(self, frame: dict[str, Any] | None = None) -> None:
         """Read this user's state afresh, join their seat's group (or the spectators') and

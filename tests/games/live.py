@@ -28,14 +28,6 @@ def session_cookie(user) -> str:
     return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
-class Communicator(WebsocketCommunicator):
-    """Closing a table socket does database work (the player may be away now): on a loaded
-    machine it may take more than the one second the test communicator waits by default."""
-
-    async def disconnect(self, code: int = 1000, timeout: float = 10) -> None:
-        await super().disconnect(code, timeout)
-
-
 async def open_socket(
     path: str, user=None, *, origin: bytes = ORIGIN, language: str | None = None
 ) -> WebsocketCommunicator:
@@ -48,7 +40,7 @@ async def open_socket(
         cookies.append(f"{settings.LANGUAGE_COOKIE_NAME}={language}")
     if cookies:
         headers.append((b"cookie", "; ".join(cookies).encode()))
-    communicator = Communicator(application, path, headers=headers)
+    communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect(timeout=5)
     assert connected
     return communicator
