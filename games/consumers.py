@@ -153,8 +153,10 @@ class TableConsumer(JsonSocket):
             # The player's last socket closing during a game hands their seat to a robot. In
             # the background: the socket closes at once, whatever the database's pace (and
             # should this process die first, the sweeper closes its sockets).
+            # A thread of its own too: the sockets' database thread stays free for the rest
+            # of the closing.
             closing = asyncio.ensure_future(
-                database_sync_to_async(services.table_socket_close)(channel_name=self.channel_name)
+                server.in_thread(services.table_socket_close, channel_name=self.channel_name)
             )
             _CLOSING.add(closing)
             closing.add_done_callback(_CLOSING.discard)

@@ -33,7 +33,10 @@ def embedded() -> bool:
     return bool(settings.CELERY_TASK_ALWAYS_EAGER)
 
 
-def _in_thread(function, **kwargs):
+def in_thread(function, **kwargs):
+    """Run `function(**kwargs)` in a worker thread with a database connection of its own,
+    closed afterwards; awaitable."""
+
     def run():
         close_old_connections()
         try:
@@ -50,10 +53,10 @@ async def _run() -> None:
     while True:
         try:
             if time.monotonic() >= beat_at:
-                await _in_thread(services.server_process_beat, process_id=PROCESS_ID)
+                await in_thread(services.server_process_beat, process_id=PROCESS_ID)
                 beat_at = time.monotonic() + settings.SERVER_HEARTBEAT_SECONDS
             if embedded():
-                await _in_thread(timers.sweep)
+                await in_thread(timers.sweep)
         except Exception:
             logger.exception("the server loop failed; it goes on")
         await asyncio.sleep(SWEEP_SECONDS)
