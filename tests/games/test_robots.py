@@ -109,8 +109,11 @@ def test_a_timeout_plays_a_legal_move_for_the_player_and_three_hand_the_seat_to_
         assert timers.sweep(now=game.deadline_at - timedelta(seconds=1), inline=True)["games"] == 0
         assert sweep_at(game)["games"] == 1
         game = current(table.pk)
-        assert action_count(game.record) == count + 1
-        played = Action.from_dict(game.record["deals"][-1]["actions"][-1], 2)
+        # At the third timeout the robot keeps the seat: it may go on at once (a trick won
+        # leads the next).
+        assert action_count(game.record) == count + 1 or timeouts == 3
+        actions = [a for deal in game.record["deals"] for a in deal["actions"]]
+        played = Action.from_dict(actions[count], 2)
         assert played.seat == seat and played in before.legal_actions_for(seat)
         assert GameSeat.objects.get(game=game, seat=seat).timeouts == timeouts
         # Let the other seat act, so the timed-out seat is waited for again.
