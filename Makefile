@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench mutation lint format messages install install-dev system-deps worker clean
+.PHONY: run test bench mutation lint format messages install install-dev system-deps worker beat clean
 
 $(VENV)/.installed: requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -32,15 +32,18 @@ system-deps:
 	command -v xgettext >/dev/null || missing="$$missing gettext"; \
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; fi
 
-## make run: install, migrate and serve on http://$(HOST):$(PORT) (a Celery worker too with REDIS_URL).
+## make run: install, migrate and serve on http://$(HOST):$(PORT) (with REDIS_URL, a Celery
+## worker and Celery beat too: beat queues the timer sweep every second).
 run: install messages
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py createcachetable
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	@if [ -n "$$REDIS_URL" ]; then \
-	  echo "Starting a Celery worker on $$REDIS_URL"; \
-	  $(VENV)/bin/celery -A tute_site worker --beat --loglevel=INFO --concurrency=2 & \
-	  worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
+	  echo "Starting a Celery worker and Celery beat on $$REDIS_URL"; \
+	  $(VENV)/bin/celery -A tute_site worker --loglevel=INFO --concurrency=2 & \
+	  worker=$$!; \
+	  $(VENV)/bin/celery -A tute_site beat --loglevel=INFO --schedule $(VENV)/celerybeat-schedule & \
+	  beat=$$!; trap 'kill $$worker $$beat 2>/dev/null; wait $$worker $$beat' EXIT INT TERM; \
 	fi; \
 	echo ""; echo "  Tute online is serving on http://$(HOST):$(PORT)/  (Ctrl-C stops it)"; echo ""; \
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) tute_site.asgi:application
@@ -48,6 +51,10 @@ run: install messages
 ## make worker: a Celery worker alone (REDIS_URL must be set).
 worker: install
 	$(VENV)/bin/celery -A tute_site worker --loglevel=INFO
+
+## make beat: Celery beat alone, the timer sweep every second (REDIS_URL must be set; run one).
+beat: install
+	$(VENV)/bin/celery -A tute_site beat --loglevel=INFO --schedule $(VENV)/celerybeat-schedule
 
 ## make test: install what the tests need and run them all.
 test: install-dev messages system-deps

@@ -23,7 +23,7 @@ from tute_site.readonly_admin import ReadOnlyAdminMixin
 
 class TableSeatInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = TableSeat
-    fields = ("seat", "user", "ip_address", "sat_at")
+    fields = ("seat", "user", "robot", "ip_address", "sat_at")
     readonly_fields = fields
     extra = 0
 

@@ -9,6 +9,7 @@ group of its own seat (or the spectators'), so it never holds another seat's han
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -18,13 +19,15 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from games import push, services
+from games import push, server, services
 from games.models import Table
 from games.selectors import action_count, lobby_tables, table_state_for
 
 MAX_MESSAGE_BYTES = 4096
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_FORBIDDEN = 4403
+# Socket closings still being written down (a reference keeps each task alive).
+_CLOSING: set[asyncio.Task] = set()
 
 
 def socket_ip(scope: dict[str, Any]) -> str | None:
@@ -112,6 +115,7 @@ class TableConsumer(JsonSocket):
         self.language = socket_language(self.scope)
         self.group: str | None = None
         self.seat: int | None = None
+        server.ensure_running()
         await self.accept()
         guests = await database_sync_to_async(self._arrive)()
         if guests is None:
@@ -127,19 +131,35 @@ class TableConsumer(JsonSocket):
         await self.refresh()
 
     def _arrive(self) -> bool | None:
-        """Whether the table admits guests (None: no such table); notes a player's address."""
+        """Whether the table admits guests (None: no such table). A user's socket is counted
+        (a player who was away is back) and a player's address noted."""
         table = Table.objects.filter(pk=self.table_id).only("guests").first()
         if table is None:
             return None
         if self.user is not None:
-            services.table_seen(
-                table_id=self.table_id, user=self.user, ip_address=socket_ip(self.scope)
+            services.table_socket_open(
+                table_id=self.table_id,
+                user=self.user,
+                channel_name=self.channel_name,
+                process_id=server.PROCESS_ID,
+                ip_address=socket_ip(self.scope),
             )
         return table.guests
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "user", None) is not None:
+            # The player's last socket closing during a game hands their seat to a robot. In
+            # the background: the socket closes at once, whatever the database's pace (and
+            # should this process die first, the sweeper closes its sockets).
+            # A thread of its own too: the sockets' database thread stays free for the rest
+            # of the closing.
+            closing = asyncio.ensure_future(
+                server.in_thread(services.table_socket_close, channel_name=self.channel_name)
+            )
+            _CLOSING.add(closing)
+            closing.add_done_callback(_CLOSING.discard)
 
     async def refresh(self, frame: dict[str, Any] | None = None) -> None:
         """Read this user's state afresh, join their seat's group (or the spectators') and
@@ -309,6 +329,13 @@ TableConsumer.calls = {
     ),
     "invite": (services.table_invite, _field("username", str, _("username must be a string."))),
     "chat": (services.chat_post, _field("text", str, _("text must be a string."))),
+    "leave": (services.game_leave, _nothing),
+    "resume": (services.game_resume, _nothing),
+    "cancel": (services.game_cancel_propose, _nothing),
+    "cancel_answer": (
+        services.game_cancel_answer,
+        _field("accept", bool, _("accept must be true or false.")),
+    ),
 }
 
 

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import selectors
+from games.bots import bot_names
 from games.models import StockPlay, Variant
 from games.services import DEFAULT_OPTIONS, TableError, clean_table_options
 
@@ -59,11 +60,20 @@ class TableOptionsForm(forms.Form):
         choices=StockPlay.choices,
         initial="free",
     )
+    robot_level = forms.ChoiceField(
+        label=_("Robots"),
+        # The robot registry's names, read when the form is built: new robots appear alone.
+        choices=lambda: [(name, name) for name in bot_names()],
+        initial="heuristic",
+        # Left out (an older page or a tool): the default robot.
+        required=False,
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if self.errors:
             return data
+        data["robot_level"] = data.get("robot_level") or DEFAULT_OPTIONS["robot_level"]
         try:
             return clean_table_options(data=data, current=DEFAULT_OPTIONS)
         except TableError as error:

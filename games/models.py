@@ -19,6 +19,14 @@ class Variant(models.TextChoices):
     POCHA = "pocha", "Pocha"
 
 
+class Deadline(models.TextChoices):
+    """What the server does when a game's move timer runs out."""
+
+    MOVE = "move", _("a player's time to move")
+    ROBOT = "robot", _("a robot's move")
+    DEAL = "deal", _("the next deal")
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         PLAYING = "playing", _("Playing")
@@ -52,11 +60,30 @@ class Game(models.Model):
     )
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+    # The game's one move timer (games/timers.py): when it runs out, the server acts for
+    # `deadline_seat`. It was set at action count `deadline_count`: once the game has moved
+    # on, it is stale and does nothing. Null while nobody is waited for.
+    deadline_at = models.DateTimeField(_("deadline"), null=True, blank=True)
+    deadline_kind = models.CharField(
+        _("deadline kind"), max_length=8, choices=Deadline.choices, blank=True
+    )
+    deadline_seat = models.PositiveSmallIntegerField(_("deadline seat"), null=True, blank=True)
+    deadline_count = models.PositiveIntegerField(_("deadline action count"), default=0)
+    # Set by the sweeper that hands the timer to a worker: no other sweep hands it out again
+    # before then (if that worker dies, the timer fires again after it).
+    deadline_claimed_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("game")
         verbose_name_plural = _("games")
+        indexes = [
+            models.Index(
+                fields=["deadline_at"],
+                name="games_game_deadline",
+                condition=models.Q(deadline_at__isnull=False),
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_variant_display()} #{self.pk}"
@@ -90,9 +117,23 @@ class GameSeat(models.Model):
     ip_address = models.GenericIPAddressField(_("IP address"), null=True, blank=True)
     outcome = models.CharField(_("outcome"), max_length=8, choices=Outcome.choices, blank=True)
     abandoned = models.BooleanField(_("abandoned"), default=False)
+    # Move timers that ran out in a row; at three the robot keeps the seat until the player
+    # acts again.
+    timeouts = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
+    # The player's last socket closed during the game: a robot plays the seat until they come
+    # back, and at `abandon_at` (the grace period's end) they have abandoned.
+    away_since = models.DateTimeField(_("away since"), null=True, blank=True)
+    abandon_at = models.DateTimeField(_("abandons at"), null=True, blank=True)
 
     class Meta:
         ordering = ["game", "seat"]
+        indexes = [
+            models.Index(
+                fields=["abandon_at"],
+                name="games_seat_abandon_at",
+                condition=models.Q(abandon_at__isnull=False),
+            )
+        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="games_seat_unique_per_game"),
             models.CheckConstraint(
@@ -143,6 +184,8 @@ class Table(models.Model):
         choices=StockPlay.choices,
         default=StockPlay.FREE,
     )
+    # A name from the robot registry (games.bots.bot_names()): the robots seated here.
+    robot_level = models.CharField(_("robot level"), max_length=32, default="heuristic")
     master = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -208,13 +251,20 @@ class Table(models.Model):
 
 
 class TableSeat(models.Model):
-    """A player sitting in one seat of a table (seats are numbered as in the engine)."""
+    """A player, or a robot of a practice table, sitting in one seat of a table (seats are
+    numbered as in the engine)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="table_seats"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="table_seats",
+        null=True,
+        blank=True,
     )
+    # A robot's registry name (practice tables); empty for a player.
+    robot = models.CharField(_("robot"), max_length=32, blank=True, default="")
     # The address the player was last seen from at this table; copied into the game's seat
     # when the game starts.
     ip_address = models.GenericIPAddressField(_("IP address"), null=True, blank=True)
@@ -225,10 +275,15 @@ class TableSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "seat"], name="games_tableseat_unique_seat"),
             models.UniqueConstraint(fields=["table", "user"], name="games_tableseat_unique_user"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False, robot="")
+                | models.Q(user__isnull=True) & ~models.Q(robot=""),
+                name="games_tableseat_user_or_robot",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} seat {self.seat}: {self.user}"
+        return f"{self.table} seat {self.seat}: {self.user or self.robot}"
 
 
 class Invitation(models.Model):
@@ -285,3 +340,72 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.text[:40]}"
+
+
+class CancelProposal(models.Model):
+    """A seated player's proposal to cancel a running game (RULES.md §11): it passes when
+    every human player accepts before `expires_at`; one refusal or the deadline ends it."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        ACCEPTED = "accepted", _("Accepted")
+        REFUSED = "refused", _("Refused")
+        EXPIRED = "expired", _("Expired")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="cancel_proposals")
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    # The ids of the players who accepted, the proposer first.
+    accepted = models.JSONField(default=list)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=models.Q(status="open"),
+                name="games_one_open_cancel_proposal",
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["expires_at"],
+                name="games_cancel_open_expiry",
+                condition=models.Q(status="open"),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"cancel {self.game} ({self.status})"
+
+
+class ServerProcess(models.Model):
+    """A running daphne process, alive while it beats: the sockets of one that stopped
+    beating (killed) are swept away, and their players counted as gone."""
+
+    id = models.UUIDField(primary_key=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"daphne {self.pk}"
+
+
+class TableSocket(models.Model):
+    """One open table socket of a logged-in user, in whichever process holds it: a player
+    with none left at a running game is away."""
+
+    channel_name = models.CharField(max_length=200, primary_key=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="sockets")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    process = models.ForeignKey(ServerProcess, on_delete=models.CASCADE, related_name="sockets")
+    connected_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "user"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.table}"

@@ -11,12 +11,17 @@ from collections import OrderedDict
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from accounts.models import User
 from games.engine import GameState, from_record
-from games.models import ChatMessage, Game, GameSeat, Table, TableSeat
+from games.models import CancelProposal, ChatMessage, Game, GameSeat, Table, TableSeat
 
 CHAT_HISTORY = 50
+# The robot that plays a player's seat when their time runs out or they are away (§11).
+TAKEOVER_ROBOT = "heuristic"
+# Timeouts in a row after which the robot keeps the seat until the player acts again.
+TIMEOUTS_TO_ROBOT = 3
 TABLE_OPTIONS = (
     "variant",
     "players",
@@ -30,6 +35,7 @@ TABLE_OPTIONS = (
     "guests",
     "allow_tute",
     "stock_play",
+    "robot_level",
 )
 
 
@@ -40,8 +46,15 @@ _STATES_KEPT = 256
 _STATES_LOCK = threading.Lock()  # daphne runs sync code in more than one thread
 
 
-def state_key(game: Game) -> tuple[int, int, int]:
-    return (game.pk, len(game.record.get("deals", [])), action_count(game.record))
+def state_key(game: Game) -> tuple[Any, ...]:
+    # The creation time too: a game id alone may come again (a database emptied and filled
+    # anew, as between tests), and a state of another game must never be taken for it.
+    return (
+        game.pk,
+        game.created_at,
+        len(game.record.get("deals", [])),
+        action_count(game.record),
+    )
 
 
 def game_state(*, game: Game) -> GameState:
@@ -59,7 +72,7 @@ def game_state(*, game: Game) -> GameState:
     return state
 
 
-def remember_state(*, key: tuple[int, int, int], state: GameState) -> None:
+def remember_state(*, key: tuple[Any, ...], state: GameState) -> None:
     """Keep a copy of `state`, the state of the record `key` names. Call it only for a
     committed record (services do it in `transaction.on_commit`)."""
     copy = state.clone()
@@ -113,8 +126,7 @@ def table_summary(*, table: Table, seats: list[TableSeat] | None = None) -> dict
         seats = table_seats(table=table)
     by_seat = {s.seat: s for s in seats}
     row: list[dict[str, Any] | None] = [
-        {"seat": n, "user": by_seat[n].user.username} if n in by_seat else None
-        for n in range(table.players)
+        seat_json(by_seat[n]) if n in by_seat else None for n in range(table.players)
     ]
     return {
         "id": table.pk,
@@ -125,6 +137,79 @@ def table_summary(*, table: Table, seats: list[TableSeat] | None = None) -> dict
         "seats": row,
         "free_seats": sum(1 for entry in row if entry is None),
         "game_id": table.game_id,
+    }
+
+
+def seat_json(seat: TableSeat) -> dict[str, Any]:
+    """A taken seat: a player's username, or a robot's name (practice tables)."""
+    if seat.user_id is None:
+        return {"seat": seat.seat, "user": None, "robot": seat.robot}
+    return {"seat": seat.seat, "user": seat.user.username, "robot": None}
+
+
+def robot_playing(game_seat: GameSeat, *, move_time: int) -> str | None:
+    """The robot that plays a game's seat now, or None when its player does: a robot's own
+    seat, and a player's seat while they are away, after they abandoned, after three
+    timeouts in a row, and always in automatic mode (`move_time` 0)."""
+    if game_seat.robot:
+        return game_seat.robot
+    if (
+        game_seat.abandoned
+        or game_seat.away_since is not None
+        or game_seat.timeouts >= TIMEOUTS_TO_ROBOT
+        or move_time == 0
+    ):
+        return TAKEOVER_ROBOT
+    return None
+
+
+def _utc(moment: Any) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+def game_live(*, game: Game, move_time: int) -> dict[str, Any]:
+    """Who plays each seat, the running timer and the open cancel proposal of a game: the
+    parts of a `state` frame every seat sees alike (docs/protocol.md)."""
+    now = timezone.now()
+    seats = list(game.seats.select_related("user").order_by("seat"))
+    names = {gs.user_id: gs.user.username for gs in seats if gs.user_id is not None}
+    deadline = None
+    if game.status == Game.Status.PLAYING and game.deadline_at is not None:
+        deadline = {
+            "kind": game.deadline_kind,
+            "seat": game.deadline_seat,
+            "at": _utc(game.deadline_at),
+            "seconds": round(max(0.0, (game.deadline_at - now).total_seconds()), 1),
+        }
+    cancel = None
+    proposal = (
+        CancelProposal.objects.filter(game=game, status=CancelProposal.Status.OPEN).first()
+        if game.status == Game.Status.PLAYING
+        else None
+    )
+    if proposal is not None:
+        voters = [gs.user_id for gs in seats if gs.user_id is not None and not gs.abandoned]
+        cancel = {
+            "by": names.get(proposal.proposed_by_id),
+            "expires_at": _utc(proposal.expires_at),
+            "seconds": round(max(0.0, (proposal.expires_at - now).total_seconds()), 1),
+            "accepted": [names[u] for u in proposal.accepted if u in names],
+            "waiting": [names[u] for u in voters if u not in proposal.accepted],
+        }
+    return {
+        "seats": [
+            {
+                "seat": gs.seat,
+                "user": names.get(gs.user_id),
+                "robot": robot_playing(gs, move_time=move_time),
+                "away": gs.away_since is not None and not gs.abandoned,
+                "abandoned": gs.abandoned,
+                "timeouts": gs.timeouts,
+            }
+            for gs in seats
+        ],
+        "deadline": deadline,
+        "cancel": cancel,
     }
 
 
@@ -151,11 +236,14 @@ def chat_history(*, table: Table) -> list[dict[str, Any]]:
     return [chat_json(m) for m in reversed(latest[:CHAT_HISTORY])]
 
 
-def game_json(*, game: Game, state: GameState, seat: int | None, watch: bool) -> dict[str, Any]:
+def game_json(
+    *, game: Game, state: GameState, seat: int | None, watch: bool, live: dict[str, Any]
+) -> dict[str, Any]:
     """The `game` part of a state frame for one seat (None: spectator; watch False: may not
-    watch, so no view at all)."""
+    watch, so no view at all). `live` is `game_live()`'s."""
     over = game.status != Game.Status.PLAYING
     return {
+        **live,
         "id": game.pk,
         "status": game.status,
         "count": action_count(game.record),
@@ -181,6 +269,7 @@ def state_frames(
     summary = table_summary(table=table, seats=seats)
     chat = chat_history(table=table)
     count = action_count(game.record) if game is not None else 0
+    live = game_live(game=game, move_time=table.move_time) if game is not None else {}
     frames: dict[int | None, dict[str, Any]] = {}
     for seat in [*range(table.players), None] if only is None else only:
         # A spectator sees the game and the chat only while the table admits guests.
@@ -193,7 +282,7 @@ def state_frames(
             "table": summary,
             "game": None
             if game is None or state is None
-            else game_json(game=game, state=state, seat=seat, watch=watch),
+            else game_json(game=game, state=state, seat=seat, watch=watch, live=live),
             "chat": chat if watch else [],
         }
     return frames

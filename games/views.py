@@ -170,9 +170,12 @@ def table_create(request):
     if request.method != "POST":
         return redirect("table_list")
     form = TableOptionsForm(request.POST)
+    # The lobby's "Practice against robots" button: the same options, robots in the other
+    # seats, the game started at once.
+    create = services.table_practice if "practice" in request.POST else services.table_create
     if form.is_valid():
         try:
-            table = services.table_create(
+            table = create(
                 master=request.user, options=form.cleaned_data, ip_address=client_ip(request)
             )
         except services.TableError as error:

@@ -106,6 +106,11 @@ def stop(process: subprocess.Popen, timeout: float) -> None:
         process.kill()
 
 
+# Robots play at once in tests (settings.ROBOT_DELAY_SECONDS), in this process and in the
+# daphne and Celery processes the fixtures start.
+os.environ["ROBOT_DELAY_SECONDS"] = "0"
+
+
 def _child_env(database_url: str, **extra: str) -> dict:
     env = {**os.environ, "DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1", **extra}
     env.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
@@ -158,6 +163,14 @@ def _fast_password_hashing(request):
 
 
 @pytest.fixture(autouse=True)
+def _live_play_settings(settings):
+    """Robots play at once; this process runs no server loop (tests sweep timers
+    themselves, with `games.timers.sweep`)."""
+    settings.ROBOT_DELAY_SECONDS = 0
+    settings.SERVER_LOOP = False
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache(request, django_db_blocker):
     """Each database test starts with an empty cache. allauth counts failed logins in the
     (database) cache, which transactional tests leave behind: it must not refuse the logins of
@@ -171,6 +184,25 @@ def _fresh_cache(request, django_db_blocker):
     yield
 
 
+def start_daphne(
+    port: int, log, env: dict, app: str = "tute_site.asgi:application"
+) -> subprocess.Popen:
+    """A daphne process serving `app` on `port` with `env`, once it listens."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for_port(port, process)
+    except RuntimeError:
+        stop(process, timeout=10)
+        raise
+    return process
+
+
 @contextlib.contextmanager
 def running_daphne(
     env: dict, log_path: Path, app: str = "tute_site.asgi:application"
@@ -178,15 +210,8 @@ def running_daphne(
     """A daphne process serving `app` on a free port with `env`. Yields its base URL."""
     port = free_port()
     with log_path.open("w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        process = start_daphne(port, log, env, app)
         try:
-            wait_for_port(port, process)
             yield f"http://127.0.0.1:{port}"
         finally:
             stop(process, timeout=10)
@@ -199,40 +224,45 @@ def daphne_server(transactional_db, tmp_path):
         yield url
 
 
-def start_celery_worker(queue: str, log_path: Path, **env: str) -> subprocess.Popen:
-    """Start a real Celery worker process on `queue`, on the test database; wait until it is
-    ready. `env` adds environment variables (e.g. test-only settings)."""
+@pytest.fixture
+def embedded_daphne_server(transactional_db, tmp_path):
+    """A real daphne as `make run` starts it without REDIS_URL: in-memory channel layer,
+    eager tasks, the timer sweep in the server process. Yields its URL."""
+    env = _child_env(database_url_for_tests(), REDIS_URL="")
+    with running_daphne(env, tmp_path / "daphne.log") as url:
+        yield url
+
+
+def start_celery(
+    arguments: list[str], queue: str, log_path: Path, ready: str, **env: str
+) -> subprocess.Popen:
+    """A real Celery process (`celery -A tute_site ...`) on the test database and `queue`,
+    once its log says `ready`. `env` adds environment variables (e.g. test-only settings)."""
     log = log_path.open("w")
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "tute_site",
-            "worker",
-            "-P",
-            "solo",
-            "-Q",
-            queue,
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "--loglevel=INFO",
-        ],
+        [sys.executable, "-m", "celery", "-A", "tute_site", *arguments],
         cwd=ROOT,
-        env=_child_env(database_url_for_tests(), **env),
+        env=_child_env(database_url_for_tests(), CELERY_QUEUE=queue, **env),
         stdout=log,
         stderr=subprocess.STDOUT,
     )
     log.close()
     deadline = time.monotonic() + 60
-    while "ready." not in log_path.read_text():
+    while ready not in log_path.read_text():
         if process.poll() is not None or time.monotonic() > deadline:
             stop(process, timeout=5)
-            raise RuntimeError(f"Celery worker did not start:\n{log_path.read_text()}")
+            raise RuntimeError(f"celery {arguments[0]} did not start:\n{log_path.read_text()}")
         time.sleep(0.2)
     return process
+
+
+def start_celery_worker(queue: str, log_path: Path, **env: str) -> subprocess.Popen:
+    """Start a real Celery worker process on `queue`, on the test database; wait until it is
+    ready."""
+    worker = ["worker", "-P", "solo", "-Q", queue, "--without-gossip", "--without-mingle"]
+    return start_celery(
+        [*worker, "--without-heartbeat", "--loglevel=INFO"], queue, log_path, "ready.", **env
+    )
 
 
 @pytest.fixture
@@ -259,6 +289,20 @@ def celery_worker(celery_queue, tmp_path):
     process = start_celery_worker(celery_queue, tmp_path / "celery.log")
     try:
         yield app
+    finally:
+        stop(process, timeout=15)
+
+
+@pytest.fixture
+def celery_beat(celery_worker, tmp_path):
+    """Celery beat, as `make run` starts it, queueing to the `celery_worker` fixture's queue
+    (the timer sweep every second)."""
+    beat = ["beat", "--schedule", str(tmp_path / "beat-schedule"), "--loglevel=INFO"]
+    process = start_celery(
+        beat, celery_worker.conf.task_default_queue, tmp_path / "beat.log", "beat: Starting"
+    )
+    try:
+        yield tmp_path / "beat.log"
     finally:
         stop(process, timeout=15)
 

@@ -188,15 +188,38 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
-# Celery beat (`celery -A tute_site beat`) runs the sweep that awards any finished game whose
-# award task was lost. The embedded default has no beat: there, awards run on commit.
+# Tests give their worker processes a queue of their own.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
+# Celery beat (`make run` starts it with REDIS_URL) queues the timer sweep about once a
+# second (a sweep that waited longer than that is dropped, the next one does its work), and
+# the sweep that awards any finished game whose award task was lost. The embedded default
+# has no beat: there, awards run on commit and timers in the server's own loop.
 CELERY_BEAT_SCHEDULE = {
+    "games-sweep-timers": {
+        "task": "games.sweep_timers",
+        "schedule": 1.0,
+        "options": {"expires": 2.0},
+    },
     "rankings-award-sweep": {"task": "rankings.award_sweep", "schedule": 60.0},
 }
 
 # Tests only: seconds the award task waits while holding its lock, so that a test can kill
 # the worker running it.
 RANKINGS_AWARD_TEST_PAUSE = float(os.environ.get("RANKINGS_AWARD_TEST_PAUSE", "0"))
+
+# --- Live play: robots, move timers, disconnections (RULES.md §11) ---------------------------
+# How long a robot waits before it plays, so that people see each card (tests use 0).
+ROBOT_DELAY_SECONDS = float(os.environ.get("ROBOT_DELAY_SECONDS", "1"))
+# How long a disconnected player has to come back before they have abandoned.
+DISCONNECT_GRACE_SECONDS = float(os.environ.get("DISCONNECT_GRACE_SECONDS", "180"))
+# How long a friendly cancel proposal waits for every player's answer.
+CANCEL_PROPOSAL_SECONDS = float(os.environ.get("CANCEL_PROPOSAL_SECONDS", "60"))
+# A daphne process notes it is alive this often; one silent for SERVER_DEAD_SECONDS was
+# killed, and its sockets are counted as closed.
+SERVER_HEARTBEAT_SECONDS = float(os.environ.get("SERVER_HEARTBEAT_SECONDS", "5"))
+SERVER_DEAD_SECONDS = float(os.environ.get("SERVER_DEAD_SECONDS", "20"))
+# The per-process loop (games/server.py): heartbeat, and the sweep without REDIS_URL.
+SERVER_LOOP = os.environ.get("SERVER_LOOP", "1") == "1"
 
 # --- Accounts -------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

@@ -243,9 +243,12 @@ def main() -> None:
         )
     if not args.no_live:
         from tests.load.live_bench import live_bench
+        from tests.load.timers_bench import timers_bench
 
         for line in live_bench(args.moves):
             print(json.dumps(line))
+        # The timer design at 200 running tables, on a test database of its own.
+        print(json.dumps(timers_bench()))
     # The baseline again: how much the machine drifted during the run.
     print(json.dumps({"bench": "baseline-again", "plies_per_s": round(baseline(args.seconds))}))
 

@@ -10,7 +10,7 @@ def grant(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0003_close_table_permission"),
+        ("games", "0004_robots_timers_presence_cancel"),
         ("accounts", "0003_moderators_group"),
     ]
 

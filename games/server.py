@@ -1,0 +1,72 @@
+"""What runs inside each daphne process besides its sockets: one asyncio loop, started by
+the first socket that connects.
+
+- Every `SERVER_HEARTBEAT_SECONDS` it notes that this process is alive (`ServerProcess`):
+  the sweeper counts the sockets of a process that stopped beating as closed.
+- In the embedded default (no REDIS_URL: no Celery worker, no beat) it runs the timer sweep
+  (games/timers.py) about once a second. The sweep, robots' thinking included, runs in a
+  worker thread, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+
+from games import services, timers
+
+logger = logging.getLogger(__name__)
+
+PROCESS_ID = uuid.uuid4()
+SWEEP_SECONDS = 1.0
+_loop_task: asyncio.Task | None = None
+
+
+def embedded() -> bool:
+    """True when this process must sweep itself: tasks run eagerly, there is no beat."""
+    return bool(settings.CELERY_TASK_ALWAYS_EAGER)
+
+
+def in_thread(function, **kwargs):
+    """Run `function(**kwargs)` in a worker thread with a database connection of its own,
+    closed afterwards; awaitable."""
+
+    def run():
+        close_old_connections()
+        try:
+            return function(**kwargs)
+        finally:
+            close_old_connections()
+
+    # thread_sensitive=False: a slow robot never holds up the sockets' database thread.
+    return sync_to_async(run, thread_sensitive=False)()
+
+
+async def _run() -> None:
+    beat_at = 0.0
+    while True:
+        try:
+            if time.monotonic() >= beat_at:
+                await in_thread(services.server_process_beat, process_id=PROCESS_ID)
+                beat_at = time.monotonic() + settings.SERVER_HEARTBEAT_SECONDS
+            if embedded():
+                await in_thread(timers.sweep)
+        except Exception:
+            logger.exception("the server loop failed; it goes on")
+        await asyncio.sleep(SWEEP_SECONDS)
+
+
+def ensure_running() -> None:
+    """Start this process's loop if it is not running (call from the event loop)."""
+    global _loop_task
+    if not settings.SERVER_LOOP:
+        return
+    loop = asyncio.get_running_loop()
+    if _loop_task is None or _loop_task.done() or _loop_task.get_loop() is not loop:
+        _loop_task = loop.create_task(_run())

@@ -1,0 +1,88 @@
+"""The sweeper: every timer of live play is a row in the database, fired when it is due.
+
+Three kinds of rows are due at a time `now`:
+
+- a game's move timer (`Game.deadline_at`): a robot's move, a player's time running out, or
+  the next deal. The sweeper claims due games with `select_for_update(skip_locked=True)`
+  (so sweepers running side by side never take the same one) and leases each for
+  `CLAIM_SECONDS`; each is then fired by the `games.fire_timer` task (a Celery worker with
+  REDIS_URL, inline when tasks run eagerly). If that worker dies, the lease runs out and
+  the timer is claimed again. Firing re-checks the game's action count: a timer set before
+  the last move is stale and does nothing;
+- a disconnected player's grace period (`GameSeat.abandon_at`): they have abandoned;
+- an unanswered proposal to cancel (`CancelProposal.expires_at`): it ends.
+
+It also closes the sockets of daphne processes that stopped beating (killed).
+
+Nothing lives in one process's memory, so timers survive a restart and work across several
+daphne processes. With REDIS_URL, Celery beat queues `games.sweep_timers` every second
+(tute_site/settings.py); without it, `games.server` runs the sweep in the server process.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from games import services
+from games.models import CancelProposal, Game, GameSeat
+
+CLAIM_SECONDS = 10
+BATCH = 500
+
+
+def due_games(*, now: Any) -> QuerySet[Game]:
+    """Running games whose move timer is due at `now` and that nobody has claimed."""
+    return (
+        Game.objects.filter(status=Game.Status.PLAYING, deadline_at__lte=now)
+        .filter(Q(deadline_claimed_until__isnull=True) | Q(deadline_claimed_until__lt=now))
+        .order_by("deadline_at")
+    )
+
+
+def claim_due_games(*, now: Any) -> list[tuple[int, int]]:
+    """(game id, action count) of due move timers nobody has claimed, now claimed."""
+    with transaction.atomic():
+        due = list(
+            due_games(now=now)
+            .select_for_update(skip_locked=True)
+            .values_list("pk", "deadline_count")[:BATCH]
+        )
+        if due:
+            Game.objects.filter(pk__in=[pk for pk, _count in due]).update(
+                deadline_claimed_until=now + timedelta(seconds=CLAIM_SECONDS)
+            )
+    return due
+
+
+def sweep(*, now: Any = None, inline: bool | None = None) -> dict[str, int]:
+    """Fire every due timer once. `inline` fires move timers here instead of queueing a
+    task for each (the default when Celery runs tasks eagerly). Returns counts, by kind."""
+    from games.tasks import fire_timer
+
+    now = now or timezone.now()
+    if inline is None:
+        inline = bool(settings.CELERY_TASK_ALWAYS_EAGER)
+    games = claim_due_games(now=now)
+    for game_id, count in games:
+        if inline:
+            services.game_timer_fire(game_id=game_id, count=count, now=now)
+        else:
+            fire_timer.delay(game_id, count)
+    abandoned = 0
+    for game_id, seat in GameSeat.objects.filter(
+        abandon_at__lte=now, abandoned=False, game__status=Game.Status.PLAYING
+    ).values_list("game_id", "seat")[:BATCH]:
+        abandoned += services.game_seat_abandon(game_id=game_id, seat=seat, now=now)
+    expired = 0
+    for proposal_id in CancelProposal.objects.filter(
+        status=CancelProposal.Status.OPEN, expires_at__lte=now
+    ).values_list("pk", flat=True)[:BATCH]:
+        expired += services.game_cancel_expire(proposal_id=proposal_id, now=now)
+    sockets = services.server_process_sweep(now=now)
+    return {"games": len(games), "abandoned": abandoned, "expired": expired, "sockets": sockets}
