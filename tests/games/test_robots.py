@@ -12,7 +12,7 @@ from games import services, timers
 from games.engine import Action, from_record
 from games.models import CancelProposal, Game, GameSeat, ServerProcess, Table, TableSeat
 from games.selectors import action_count
-from rankings.models import XpEvent
+from rankings.models import GameResultSeat, XpEvent
 from rankings.selectors import chips_balance
 from tests.accounts.factories import UserFactory
 from tests.games.live import check_frame, game_of, record_of, table_socket
@@ -234,8 +234,9 @@ def test_after_the_grace_period_the_player_has_abandoned_and_loses():
     assert outcomes[2] == (
         GameSeat.Outcome.WON if state.side_of[2] in winners else GameSeat.Outcome.LOST
     )
-    seats = services.game_result_arguments(game=game)["seats"]
-    assert seats[0]["abandoned"] and not seats[0]["won"]
+    # Rankings is told who abandoned: it pays them as a loser whatever their side did.
+    handed = GameResultSeat.objects.get(result__game_id=game.pk, seat=0)
+    assert handed.abandoned and handed.user_id == users[0].pk
 
 
 PROCESS = "00000000-0000-4000-8000-000000000001"
