@@ -111,16 +111,18 @@ async def play_table(
             await asyncio.sleep(max(0.0, next_at - time.monotonic()))
             start = time.perf_counter()
             await sender.send(message)
-            frames = await asyncio.wait_for(
-                asyncio.gather(*(c.receive() for c in clients)), TIMEOUT
-            )
+            # A refusal goes to the sender alone; a change to every seat.
+            answer = await asyncio.wait_for(sender.receive(), TIMEOUT)
+            if answer["type"] != "state":
+                tally.errors.append(f"table {table_id}: {message} -> {answer}")
+                if answer.get("code") == "stale":
+                    await asyncio.wait_for(sender.receive_state(), TIMEOUT)
+                next_at += 1 / rate
+                continue
+            others = [c for c in clients if c is not sender]
+            await asyncio.wait_for(asyncio.gather(*(c.receive() for c in others)), TIMEOUT)
             elapsed = time.perf_counter() - start
-            errors = [f for f in frames if f["type"] != "state"]
-            if errors:
-                tally.errors.append(f"table {table_id}: {errors[0]}")
-                await asyncio.gather(*(c.send({"type": "sync"}) for c in clients))
-                await asyncio.gather(*(c.receive_state() for c in clients))
-            elif message["type"] == "act":
+            if message["type"] == "act":
                 tally.times.append(elapsed)
                 moves += 1
             next_at += 1 / rate
