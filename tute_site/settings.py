@@ -149,7 +149,10 @@ if REDIS_URL:
             "CONFIG": {
                 # redis-py 8 reads with a 5 s socket timeout by default, shorter than the
                 # layer's blocking BZPOPMIN: every idle socket would be dropped every 5 s.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                # redis-py 8's async pool raises past 100 connections: a burst of sockets
+                # leaving at once (hundreds of group_discard) failed with MaxConnectionsError
+                # under the load tool, leaving them in their groups.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}],
                 # A table pushes one message per seat per move; the default 100 is too tight
                 # for a busy lobby. A lost push is harmless anyway: each one carries the whole view.
                 "capacity": 1500,

@@ -242,18 +242,24 @@ class Sampler:
 
     def __init__(self, processes: dict[str, list[int]]) -> None:
         self.processes = processes
-        self.cpu0 = {n: self._cpu(p) for n, p in processes.items()}
+        self.cpu0 = {pid: self._cpu(pid) for pids in processes.values() for pid in pids}
         self.peak = {n: 0.0 for n in processes}
         self.t0 = time.monotonic()
 
     @staticmethod
-    def _cpu(pids: list[int]) -> float:
+    def _cpu(pid: int) -> float | None:
+        try:
+            return cpu_seconds(pid)
+        except OSError:
+            return None  # gone
+
+    def _used(self, pids: list[int]) -> float:
+        """CPU seconds used since the start by those of `pids` alive at both ends."""
         total = 0.0
         for pid in pids:
-            try:
-                total += cpu_seconds(pid)
-            except OSError:
-                continue
+            now = self._cpu(pid)
+            if now is not None and self.cpu0[pid] is not None:
+                total += now - self.cpu0[pid]
         return total
 
     def sample(self) -> None:
@@ -270,7 +276,7 @@ class Sampler:
         wall = time.monotonic() - self.t0
         return {
             name: {
-                "cpu_percent": round((self._cpu(pids) - self.cpu0[name]) / wall * 100, 1),
+                "cpu_percent": round(self._used(pids) / wall * 100, 1),
                 "peak_rss_mb": round(self.peak[name], 1),
             }
             for name, pids in self.processes.items()
