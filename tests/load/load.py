@@ -238,12 +238,16 @@ def pids_named(name: str) -> list[int]:
 
 
 class Sampler:
-    """CPU (% of one core) and peak memory of named processes over a window."""
+    """CPU (% of one core) and peak memory of named processes over a window. A process that
+    starts during the window (a PostgreSQL backend for a new connection) counts from its start;
+    one that ends before the report is not counted."""
 
-    def __init__(self, processes: dict[str, list[int]]) -> None:
-        self.processes = processes
-        self.cpu0 = {pid: self._cpu(pid) for pids in processes.values() for pid in pids}
+    def __init__(self, processes: dict[str, Any]) -> None:
+        self.processes = processes  # name -> a function giving the pids now
+        self.cpu0: dict[int, float] = {}
+        self.seen: dict[str, set[int]] = {name: set() for name in processes}
         self.peak = {n: 0.0 for n in processes}
+        self._discover(at_start=True)
         self.t0 = time.monotonic()
 
     @staticmethod
@@ -253,17 +257,18 @@ class Sampler:
         except OSError:
             return None  # gone
 
-    def _used(self, pids: list[int]) -> float:
-        """CPU seconds used since the start by those of `pids` alive at both ends."""
-        total = 0.0
-        for pid in pids:
-            now = self._cpu(pid)
-            if now is not None and self.cpu0[pid] is not None:
-                total += now - self.cpu0[pid]
-        return total
+    def _discover(self, at_start: bool = False) -> dict[str, list[int]]:
+        now = {}
+        for name, pids in self.processes.items():
+            now[name] = pids()
+            for pid in now[name]:
+                if pid not in self.cpu0:
+                    self.cpu0[pid] = (self._cpu(pid) or 0.0) if at_start else 0.0
+                    self.seen[name].add(pid)
+        return now
 
     def sample(self) -> None:
-        for name, pids in self.processes.items():
+        for name, pids in self._discover().items():
             mem = 0.0
             for pid in pids:
                 try:
@@ -274,12 +279,20 @@ class Sampler:
 
     def report(self) -> dict[str, dict[str, float]]:
         wall = time.monotonic() - self.t0
+        used = {}
+        for name, pids in self.seen.items():
+            total = 0.0
+            for pid in pids:
+                now = self._cpu(pid)
+                if now is not None:
+                    total += now - self.cpu0[pid]
+            used[name] = total
         return {
             name: {
-                "cpu_percent": round(self._used(pids) / wall * 100, 1),
+                "cpu_percent": round(used[name] / wall * 100, 1),
                 "peak_rss_mb": round(self.peak[name], 1),
             }
-            for name, pids in self.processes.items()
+            for name in self.processes
         }
 
 
@@ -350,11 +363,11 @@ def load_run(tables: int, seconds: float, rate: float) -> list[dict[str, Any]]:
                 )
                 sampler = Sampler(
                     {
-                        "daphne": [daphne_pid],
-                        "celery_worker": [worker.pid],
-                        "load_client": [os.getpid()],
-                        "redis_server (shared)": pids_named("redis-server"),
-                        "postgres (shared, all)": pids_named("postgres"),
+                        "daphne": lambda: [daphne_pid],
+                        "celery_worker": lambda: [worker.pid],
+                        "load_client": lambda: [os.getpid()],
+                        "redis_server (shared)": lambda: pids_named("redis-server"),
+                        "postgres (shared, all)": lambda: pids_named("postgres"),
                     }
                 )
                 live = asyncio.run(
