@@ -17,7 +17,7 @@ from websockets.exceptions import InvalidStatus
 from games import services
 from tests.accounts.factories import UserFactory
 from tests.games.live import check_frame, record_of, session_cookie, table_socket
-from tests.games.test_bad_input import refused, setup
+from tests.games.test_bad_input import close, refused, setup
 from tests.games.wsclient import TableClient
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -75,8 +75,7 @@ async def test_garbage_then_an_honest_player_still_plays():
     await refused(socket, {"type": "chat", "text": {"html": "<b>"}}, "malformed")
     assert await record_of(table_id) == before
     await honest_move_still_plays(table_id, sockets, views)
-    for s in sockets:
-        await s.disconnect()
+    await close(*sockets)
 
 
 @pytest.mark.asyncio
@@ -97,8 +96,7 @@ async def test_another_tables_actions_and_another_seats_actions_change_nothing()
     await refused(sockets[other], {"type": "act", "action": {**action, "seat": 2}}, "malformed")
     assert (await record_of(table_id), await record_of(other_id)) == (before, other_before)
     await honest_move_still_plays(table_id, sockets, views)
-    for s in sockets + other_sockets:
-        await s.disconnect()
+    await close(*sockets, *other_sockets)
 
 
 @pytest.mark.asyncio
@@ -127,8 +125,7 @@ async def test_an_action_replayed_is_refused_and_applied_once():
     await sockets[1 - turn].send_json_to({"type": "sync"})
     views[1 - turn] = (await sockets[1 - turn].receive_json_from(timeout=5))["game"]["view"]
     await honest_move_still_plays(table_id, sockets, views)
-    for s in sockets:
-        await s.disconnect()
+    await close(*sockets)
 
 
 @pytest.mark.asyncio
@@ -163,9 +160,7 @@ async def test_spectators_and_anonymous_sockets_cannot_act_chat_or_sit():
     for watcher in (spectator, anonymous):
         frame = await watcher.receive_json_from(timeout=5)
         check_frame(frame, await record_of(table_id), None)
-        await watcher.disconnect()
-    for s in sockets:
-        await s.disconnect()
+    await close(spectator, anonymous, *sockets)
 
 
 def habanero_sessions() -> tuple[int, list[str]]:
