@@ -152,7 +152,10 @@ if REDIS_URL:
             "CONFIG": {
                 # redis-py 8 reads with a 5 s socket timeout by default, shorter than the
                 # layer's blocking BZPOPMIN: every idle socket would be dropped every 5 s.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                # redis-py 8's async pool raises past 100 connections: a burst of sockets
+                # leaving at once (hundreds of group_discard) failed with MaxConnectionsError
+                # under the load tool, leaving them in their groups.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}],
                 # A table pushes one message per seat per move; the default 100 is too tight
                 # for a busy lobby. A lost push is harmless anyway: each one carries the whole view.
                 "capacity": 1500,
@@ -171,6 +174,8 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
 
+# A run of its own (tests, the load tool) keeps its tasks apart from any other on one Redis.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # A task whose worker died unacknowledged goes back to the queue after this many seconds.
@@ -188,8 +193,6 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
-# Tests give their worker processes a queue of their own.
-CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 # Celery beat (`make run` starts it with REDIS_URL) queues the timer sweep about once a
 # second (a sweep that waited longer than that is dropped, the next one does its work), and
 # the sweep that awards any finished game whose award task was lost. The embedded default

@@ -1,0 +1,421 @@
+"""The load tool (issue #15): many real 4-player tables of robots, each seat a WebSocket client
+following docs/protocol.md, against a real daphne on PostgreSQL and Redis with a real Celery
+worker; and, in the same run, a bare Channels echo consumer under the same load as baseline.
+
+    python -m tests.load.load [--tables N] [--seconds S] [--rate MOVES_PER_S_PER_TABLE]
+
+Each seat logs in with its own session cookie and keeps the latest `state`; when its view has
+legal actions, the project's `random` robot picks one of `view.legal_actions` (any seat with a
+legal action may send it: a cante moment is open to several seats). Each table makes about
+`--rate` moves a second. It reports tables, moves per second, the median and 99th percentile
+of the time from a move sent to the new state received by all four seats, errors (error
+frames, timeouts, closed sockets), and the CPU and memory of each process (read from /proc).
+The echo baseline has the same number of groups of four sockets, at the same pace: one sends,
+all four receive. Everything is bounded by --seconds and listens on 127.0.0.1 only.
+
+It runs on a throwaway PostgreSQL database made like the tests' (DATABASE_URL names the
+server) and on REDIS_URL's Redis (channel layer and Celery broker).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+PLAYERS = 4
+TIMEOUT = 10.0
+
+
+@dataclass
+class Tally:
+    """What a run measured."""
+
+    times: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    games_started: int = 0
+    elapsed: float = 0.0
+
+    def figures(self, name: str, tables: int) -> dict[str, Any]:
+        ordered = sorted(self.times) or [0.0]
+        return {
+            "bench": name,
+            "tables": tables,
+            "moves": len(self.times),
+            "moves_per_s": round(len(self.times) / self.elapsed, 1) if self.elapsed else 0,
+            "median_ms": round(statistics.median(ordered) * 1000, 2),
+            "p99_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, 2),
+            "errors": len(self.errors),
+            "first_errors": self.errors[:5],
+        }
+
+
+def robot_choice(robot: Any, view: dict[str, Any]) -> dict[str, Any]:
+    """The robot's pick among the frame's legal actions (the random robot reads only those)."""
+    from games.engine import Action
+
+    legal = [Action.from_dict(a, view["players"]) for a in view["legal_actions"]]
+    return robot.choose(SimpleNamespace(legal_actions=legal)).to_dict()
+
+
+async def play_table(
+    base_url: str,
+    table_id: int,
+    sessions: list[str],
+    tally: Tally,
+    *,
+    deadline: float,
+    rate: float,
+    max_moves: int | None,
+    seed: int,
+) -> None:
+    """Four robots play one table until the deadline (or `max_moves`), about `rate` moves a
+    second, timing each move to the state received by every seat."""
+    from games.bots import get_bot
+    from tests.games.wsclient import TableClient
+
+    rng = random.Random(seed)
+    robot = get_bot("random", rng=rng)
+    clients: list[TableClient] = []
+    try:
+        clients = [await TableClient.open(base_url, table_id, s) for s in sessions]
+        moves = 0
+        # Spread the tables' moves over the second instead of all at once.
+        await asyncio.sleep(rng.random() / rate)
+        next_at = time.monotonic()
+        while time.monotonic() < deadline and (max_moves is None or moves < max_moves):
+            game = clients[0].state["game"]
+            view = game["view"] if game else None
+            if view is None or view["game_over"]:
+                message, sender = {"type": "start"}, clients[0]
+                tally.games_started += 1
+            elif view["needs_deal"]:
+                message, sender = {"type": "next_deal"}, clients[0]
+            else:
+                movers = [c for c in clients if c.view["legal_actions"]]
+                if not movers:
+                    tally.errors.append(f"table {table_id}: nobody may act at {view['phase']}")
+                    return
+                sender = rng.choice(movers)
+                action = robot_choice(robot, sender.view)
+                message = {"type": "act", "action": action, "count": sender.state["count"]}
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            start = time.perf_counter()
+            await sender.send(message)
+            # A refusal goes to the sender alone; a change to every seat.
+            answer = await asyncio.wait_for(sender.receive(), TIMEOUT)
+            if answer["type"] != "state":
+                tally.errors.append(f"table {table_id}: {message} -> {answer}")
+                if answer.get("code") == "stale":
+                    await asyncio.wait_for(sender.receive_state(), TIMEOUT)
+                next_at += 1 / rate
+                continue
+            others = [c for c in clients if c is not sender]
+            await asyncio.wait_for(asyncio.gather(*(c.receive() for c in others)), TIMEOUT)
+            elapsed = time.perf_counter() - start
+            if message["type"] == "act":
+                tally.times.append(elapsed)
+                moves += 1
+            next_at += 1 / rate
+    except (TimeoutError, OSError, KeyError) as exc:
+        tally.errors.append(f"table {table_id}: {type(exc).__name__} {exc}")
+    except Exception as exc:  # a closed socket or a bad frame: counted, the others go on
+        tally.errors.append(f"table {table_id}: {type(exc).__name__} {exc}")
+    finally:
+        for client in clients:
+            await client.close()
+
+
+async def echo_group(
+    base_url: str, group: int, tally: Tally, *, deadline: float, rate: float, seed: int
+) -> None:
+    """The baseline: four sockets in one echo group; one sends, all four receive it."""
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(seed)
+    url = base_url.replace("http://", "ws://") + f"/ws/echo/g{group}/"
+    sockets = []
+    try:
+        sockets = [
+            await connect(url, origin=base_url, proxy=None, compression=None)
+            for _ in range(PLAYERS)
+        ]
+        await asyncio.sleep(rng.random() / rate)
+        next_at = time.monotonic()
+        payload = json.dumps({"type": "act", "action": {"seat": 1, "play": "12O"}, "count": 3})
+        while time.monotonic() < deadline:
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            start = time.perf_counter()
+            await rng.choice(sockets).send(payload)
+            await asyncio.wait_for(asyncio.gather(*(s.recv() for s in sockets)), TIMEOUT)
+            tally.times.append(time.perf_counter() - start)
+            next_at += 1 / rate
+    except Exception as exc:
+        tally.errors.append(f"echo {group}: {type(exc).__name__} {exc}")
+    finally:
+        for s in sockets:
+            await s.close()
+
+
+async def run_tables(
+    base_url: str,
+    tables: list[tuple[int, list[str]]],
+    *,
+    seconds: float,
+    rate: float = 1.0,
+    max_moves: int | None = None,
+) -> Tally:
+    tally = Tally()
+    start = time.monotonic()
+    await asyncio.gather(
+        *(
+            play_table(
+                base_url,
+                table_id,
+                sessions,
+                tally,
+                deadline=start + seconds,
+                rate=rate,
+                max_moves=max_moves,
+                seed=n,
+            )
+            for n, (table_id, sessions) in enumerate(tables)
+        )
+    )
+    tally.elapsed = time.monotonic() - start
+    return tally
+
+
+async def run_echo(base_url: str, groups: int, *, seconds: float, rate: float) -> Tally:
+    tally = Tally()
+    start = time.monotonic()
+    await asyncio.gather(
+        *(
+            echo_group(base_url, n, tally, deadline=start + seconds, rate=rate, seed=n)
+            for n in range(groups)
+        )
+    )
+    tally.elapsed = time.monotonic() - start
+    return tally
+
+
+# --- Processes, read from /proc (no psutil needed) ------------------------------------------
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
+def pids_named(name: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == name:
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+class Sampler:
+    """CPU (% of one core) and peak memory of named processes over a window. A process that
+    starts during the window (a PostgreSQL backend for a new connection) counts from its start;
+    one that ends before the report is not counted."""
+
+    def __init__(self, processes: dict[str, Any]) -> None:
+        self.processes = processes  # name -> a function giving the pids now
+        self.cpu0: dict[int, float] = {}
+        self.seen: dict[str, set[int]] = {name: set() for name in processes}
+        self.peak = {n: 0.0 for n in processes}
+        self._discover(at_start=True)
+        self.t0 = time.monotonic()
+
+    @staticmethod
+    def _cpu(pid: int) -> float | None:
+        try:
+            return cpu_seconds(pid)
+        except OSError:
+            return None  # gone
+
+    def _discover(self, at_start: bool = False) -> dict[str, list[int]]:
+        now = {}
+        for name, pids in self.processes.items():
+            now[name] = pids()
+            for pid in now[name]:
+                if pid not in self.cpu0:
+                    self.cpu0[pid] = (self._cpu(pid) or 0.0) if at_start else 0.0
+                    self.seen[name].add(pid)
+        return now
+
+    def sample(self) -> None:
+        for name, pids in self._discover().items():
+            mem = 0.0
+            for pid in pids:
+                try:
+                    mem += rss_mb(pid)
+                except OSError:
+                    continue
+            self.peak[name] = max(self.peak[name], mem)
+
+    def report(self) -> dict[str, dict[str, float]]:
+        wall = time.monotonic() - self.t0
+        used = {}
+        for name, pids in self.seen.items():
+            total = 0.0
+            for pid in pids:
+                now = self._cpu(pid)
+                if now is not None:
+                    total += now - self.cpu0[pid]
+            used[name] = total
+        return {
+            name: {
+                "cpu_percent": round(used[name] / wall * 100, 1),
+                "peak_rss_mb": round(self.peak[name], 1),
+            }
+            for name in self.processes
+        }
+
+
+async def sampled(coro, sampler: Sampler):
+    task = asyncio.ensure_future(coro)
+    while not task.done():
+        sampler.sample()
+        await asyncio.wait([task], timeout=1.0)
+    return task.result()
+
+
+# --- A whole run --------------------------------------------------------------------------
+
+
+def make_tables(count: int) -> list[tuple[int, list[str]]]:
+    """`count` full 4-player tute tables (pairs, five deals to win: long games)."""
+    from games import services
+    from tests.accounts.factories import UserFactory
+    from tests.games.live import session_cookie
+
+    tables = []
+    for _ in range(count):
+        users = [UserFactory(chips=1000) for _ in range(PLAYERS)]
+        table = services.table_create(
+            master=users[0],
+            options={"variant": "tute", "players": PLAYERS, "pairs": True, "rounds": 5},
+        )
+        for user in users[1:]:
+            services.table_sit(table_id=table.pk, user=user)
+        tables.append((table.pk, [session_cookie(u) for u in users]))
+    return tables
+
+
+def load_run(tables: int, seconds: float, rate: float) -> list[dict[str, Any]]:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
+    os.environ.setdefault("CHANNEL_PREFIX", f"tute-load-{os.getpid()}")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connections
+    from django.test.utils import setup_databases, teardown_databases
+
+    from tests.conftest import _child_env, database_url_for_tests, start_celery_worker, stop
+    from tests.games.wsclient import daphne
+
+    if not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        raise SystemExit("the load tool runs on PostgreSQL: set DATABASE_URL")
+    if not os.environ.get("REDIS_URL"):
+        raise SystemExit("the load tool runs on Redis: set REDIS_URL")
+    workdir = Path(tempfile.mkdtemp(prefix="tute-load-"))
+    db = settings.DATABASES["default"]
+    db.setdefault("TEST", {})["NAME"] = f"load_{db['NAME']}_{os.getpid()}"
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    old = setup_databases(verbosity=0, interactive=False)
+    results: list[dict[str, Any]] = []
+    try:
+        made = make_tables(tables)
+        connections.close_all()
+        # A queue of this run's own: no task of another run on the same Redis reaches it.
+        queue = f"load-{os.getpid()}"
+        env = _child_env(database_url_for_tests(), CELERY_QUEUE=queue)
+        worker = start_celery_worker(queue, workdir / "celery.log", CELERY_QUEUE=queue)
+        try:
+            with daphne(env, workdir / "daphne.log") as site:
+                daphne_pid = next(
+                    p for p in pids_named("python") + pids_named("daphne") if _serves(p, site)
+                )
+                sampler = Sampler(
+                    {
+                        "daphne": lambda: [daphne_pid],
+                        "celery_worker": lambda: [worker.pid],
+                        "load_client": lambda: [os.getpid()],
+                        "redis_server (shared)": lambda: pids_named("redis-server"),
+                        "postgres (shared, all)": lambda: pids_named("postgres"),
+                    }
+                )
+                live = asyncio.run(
+                    sampled(run_tables(site, made, seconds=seconds, rate=rate), sampler)
+                )
+                processes = sampler.report()
+            with daphne(env, workdir / "echo.log", app="tests.load.echo_asgi:application") as echo:
+                bare = asyncio.run(run_echo(echo, tables, seconds=min(seconds, 30), rate=rate))
+        finally:
+            stop(worker, timeout=15)
+        tracebacks = (workdir / "daphne.log").read_text().count("Traceback")
+        figures = live.figures("load", tables)
+        figures.update(games_started=live.games_started, daphne_tracebacks=tracebacks)
+        baseline = bare.figures("echo-baseline", tables)
+        results = [
+            figures,
+            baseline,
+            {
+                "bench": "load-vs-echo",
+                "median_ratio": round(figures["median_ms"] / max(baseline["median_ms"], 1e-9), 2),
+                "p99_ratio": round(figures["p99_ms"] / max(baseline["p99_ms"], 1e-9), 2),
+            },
+            {"bench": "processes", **processes},
+        ]
+    finally:
+        connections.close_all()
+        teardown_databases(old, verbosity=0)
+    return results
+
+
+def _serves(pid: int, base_url: str) -> bool:
+    """Whether process `pid` is the daphne listening on `base_url`'s port."""
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return b"daphne" in cmdline and base_url.rsplit(":", 1)[1].encode() in cmdline
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--rate", type=float, default=1.0, help="moves a second per table")
+    args = parser.parse_args()
+    for line in load_run(args.tables, min(args.seconds, 600), args.rate):
+        print(json.dumps(line), flush=True)
+
+
+if __name__ == "__main__":
+    main()

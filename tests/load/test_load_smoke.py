@@ -1,0 +1,26 @@
+"""A tiny run of the load tool (tests/load/load.py) in the suite: two 4-player tables of
+robots over real WebSockets to a real daphne, a few moves each; `make bench` runs it big."""
+
+import pytest
+from channels.db import database_sync_to_async as sync_to_async
+
+from tests.games.live import record_of
+from tests.load.load import make_tables, run_tables
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.mark.asyncio
+async def test_two_tables_of_robots_play_over_real_sockets(daphne_server):
+    tables = await sync_to_async(make_tables)(2)
+    tally = await run_tables(daphne_server, tables, seconds=30, rate=20, max_moves=6)
+    assert tally.errors == []
+    assert len(tally.times) == 12 and all(0 < t < 10 for t in tally.times)
+    figures = tally.figures("load", 2)
+    assert figures["moves"] == 12 and figures["errors"] == 0
+    assert 0 < figures["median_ms"] <= figures["p99_ms"]
+    # Every move the robots sent is in its table's stored record, once.
+    for table_id, _sessions in tables:
+        record = await record_of(table_id)
+        assert sum(len(d["actions"]) for d in record["deals"]) == 6
+    assert tally.games_started == 2
