@@ -1,0 +1,330 @@
+"""The ``strong`` robot: it searches over worlds dealt from what its seat has seen.
+
+Perfect Information Monte Carlo (PIMC) with a sound sampler and a greedy playout:
+
+1. :class:`~.sampler.WorldSampler` deals the cards hidden from the seat at random, keeping
+   everything the view shows (voids and ceilings revealed by the tricks, cards sung, the
+   trump card exchanged or drawn last, the dealer's face-up card);
+2. on each world, every candidate action is applied and the deal is played to its end by
+   :func:`greedy_action` for every seat: a fast club-player rule (win a trick worth
+   taking with the cheapest card that wins it, else throw the cheapest card; feed a
+   partner who is winning; sing, exchange and announce tute whenever offered);
+3. each playout is scored for the robot's side (:func:`playout_value`): 1 for the deal
+   won, 0 for the deal lost, plus a small share of the point margin so that among equally
+   winning cards the one that wins by more is kept; pocha scores the hand itself;
+4. the action with the best mean over the worlds is played. Every action is tried on the
+   same worlds, so their difference is not blurred by different deals.
+
+Measured (``python -m games.bots arena``, single-deal games): plain PIMC with random
+playouts is no better than the heuristic robot; the greedy playout is what makes the
+difference (figures in README.md, "Engine and robots from the command line").
+
+Announcements are not searched: tute, the exchange and cantes are always taken (each only
+gains), and habanero's capote is declared only when it is sure (the heuristic's exact
+check, the stock being empty). Pocha bids and every card are searched.
+
+The budget is a number of playouts (``iterations``: the same seed then gives the same
+game on any machine) and/or milliseconds of wall time (``budget_ms``), whichever ends
+first. The robot sees only its :class:`~games.engine.SeatView` and its own ``rng``.
+
+>>> import random
+>>> from games.engine import new_game
+>>> state = new_game({"variant": "tute", "players": 4}, random.Random(7))
+>>> view = state.view(state.turn)
+>>> bot = StrongBot(random.Random(1), iterations=200)
+>>> bot.choose(view) in view.legal_actions
+True
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from games.engine import Action, GameState, SeatView
+from games.engine.cards import POINTS_OF, SUIT_OF, SUITS
+
+from .base import default_rng
+from .heuristic import HeuristicBot, capote_is_sure, exchange_action, sing_action, tute_action
+from .knowledge import Knowledge, beats, trick_winner
+from .sampler import NoWorld, WorldSampler
+
+MARGIN_WEIGHT = 0.25  # a deal won by 130 points is worth 1.25 deals won by 0
+STAKE_TO_WIN = 10  # a trick worth this many points is worth taking before the last card
+POCHA_SCALE = 30.0  # pocha: points of hand score worth one "deal won"
+
+
+class StrongBot:
+    """PIMC search with a greedy playout; see the module's docstring."""
+
+    name = "strong"
+
+    def __init__(
+        self,
+        rng: Any = None,
+        budget_ms: float | None = 250.0,
+        iterations: int | None = None,
+        epsilon: float = 0.0,
+        playout: str = "greedy",
+    ) -> None:
+        if budget_ms is None and iterations is None:
+            raise ValueError("A search needs a budget: milliseconds, iterations or both.")
+        self.rng = rng if rng is not None else default_rng()
+        self.budget_ms = budget_ms
+        self.iterations = iterations
+        self.epsilon = epsilon
+        self.playout = playout
+        self.fallback = HeuristicBot(self.rng)
+        self.last_playouts = 0  # playouts of the last decision, for measurements
+
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        for pick in (tute_action, exchange_action, sing_action):
+            action = pick(legal)
+            if action is not None:
+                return action
+        if legal[0].kind == "capote":
+            return Action.capote(view.seat, capote_is_sure(Knowledge(view)))  # type: ignore[arg-type]
+        try:
+            return self.search(view, list(legal))
+        except NoWorld:
+            return self.fallback.choose(view)
+
+    def search(self, view: SeatView, candidates: list[Action]) -> Action:
+        """The candidate with the best mean playout value over sampled worlds."""
+        sampler = WorldSampler(view)
+        start = time.perf_counter()
+        deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
+        limit = self.iterations
+        totals = [0.0] * len(candidates)
+        playouts = 0
+        rng = self.rng
+        setup = _Setup(view)
+        while True:
+            world = sampler.sample(rng)
+            for i, action in enumerate(candidates):
+                game = world.clone()
+                game.apply(action)
+                totals[i] += self._playout(game, setup, action)
+            playouts += len(candidates)
+            if limit is not None and playouts >= limit:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last_playouts = playouts
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return candidates[best]
+
+    def _playout(self, game: GameState, setup: _Setup, first: Action) -> float:
+        state = _Playout(setup, first)
+        rng = self.rng
+        greedy = self.playout == "greedy"
+        eps = self.epsilon
+        while True:
+            legal = game.legal_actions()
+            if not legal:
+                break
+            turn = game.to_move
+            seat = turn
+            for s in legal:
+                if s != turn:
+                    seat = s  # a partner's cante moment comes before the next card
+                    break
+            actions = legal[seat]
+            if len(actions) == 1:
+                action = actions[0]
+            elif not greedy or (eps and rng.random() < eps):
+                action = actions[rng.randrange(len(actions))]
+            else:
+                action = greedy_action(actions, seat, state)
+            game.apply(action)
+            done = state.after(action, game)
+            if done is not None:
+                return done
+        return playout_value(game, setup)
+
+
+class _Setup:
+    """What every playout of one decision shares, read from the view."""
+
+    __slots__ = (
+        "bids",
+        "capote",
+        "carry",
+        "n",
+        "pocha",
+        "seat",
+        "side",
+        "sides",
+        "trick",
+        "tricks_won",
+        "trump",
+    )
+
+    def __init__(self, view: SeatView) -> None:
+        self.seat = view.seat
+        self.n = view.players
+        self.sides = view.sides
+        self.side = view.sides[view.seat]  # type: ignore[index]
+        self.trump = SUITS.index(view.trump_suit)  # type: ignore[arg-type]
+        self.trick = [(s, c.index) for s, c in view.trick]
+        self.pocha = view.options.rules.bids
+        self.bids = list(view.bids) if view.bids is not None else None
+        self.tricks_won = list(view.tricks_won)
+        self.carry = view.carry
+        self.capote = view.capote is not None
+
+
+class _Playout:
+    """One playout's running facts the greedy rule needs: the trick on the table, tricks
+    taken and bids (pocha), and habanero's mano de vuelta, whose "first over 100 wins"
+    this module checks itself (the world starts a fresh game without carried points)."""
+
+    __slots__ = ("bids", "capote", "setup", "trick", "tricks_won")
+
+    def __init__(self, setup: _Setup, first: Action) -> None:
+        self.setup = setup
+        self.trick = setup.trick[:]
+        self.tricks_won = setup.tricks_won[:]
+        self.bids = setup.bids[:] if setup.bids is not None else None
+        self.capote = setup.capote
+        self.after_first(first)
+
+    def after_first(self, action: Action) -> None:
+        if action.kind == "play":
+            self._played(action.seat, action.value.index)
+        elif action.kind == "bid" and self.bids is not None:
+            self.bids[action.seat] = action.value
+        elif action.kind == "capote" and action.value:
+            self.capote = True
+
+    def _played(self, seat: int, card: int) -> None:
+        trick = self.trick
+        trick.append((seat, card))
+        if len(trick) == self.setup.n:
+            winner = trick_winner(trick, self.setup.trump)[0]
+            self.tricks_won[winner] += 1
+            self.trick = []
+
+    def after(self, action: Action, game: GameState) -> float | None:
+        """Track ``action`` (already applied); a value when it ended a mano de vuelta."""
+        kind = action.kind
+        if kind == "play":
+            self._played(action.seat, action.value.index)
+        elif kind == "bid":
+            self.bids[action.seat] = action.value  # type: ignore[index]
+        elif kind == "capote":
+            if action.value:
+                self.capote = True
+            return None
+        else:
+            if kind != "sing":
+                return None
+        carry = self.setup.carry
+        if carry is None or self.capote:
+            return None
+        points = game.points
+        for side in range(len(carry)):
+            if carry[side] + points[side] > 100:
+                # The first over 100 with the carried points wins the deal at once (§8).
+                won = 1.0 if side == self.setup.side else 0.0
+                return won + MARGIN_WEIGHT * _margin(points, self.setup.side)
+        return None
+
+
+def _margin(points: Any, side: int) -> float:
+    others = [p for s, p in enumerate(points) if s != side]
+    return (points[side] - max(others)) / 130.0
+
+
+def playout_value(game: GameState, setup: _Setup) -> float:
+    """What the finished deal is worth to the robot's side, about 0 to 1."""
+    if setup.pocha:
+        scores = game.hand_scores or [0] * setup.n
+        mine = scores[setup.seat]
+        others = [s for i, s in enumerate(scores) if i != setup.seat]
+        return 0.5 + (mine - sum(others) / len(others)) / POCHA_SCALE
+    winner = game.deal_winner
+    # No winner: habanero's nobody over 100, a mano de vuelta follows.
+    won = 0.5 if winner is None else 1.0 if winner == setup.side else 0.0
+    return won + MARGIN_WEIGHT * _margin(game.points, setup.side)
+
+
+# ---------------------------------------------------------------------- the greedy playout
+
+
+def greedy_action(actions: list[Action], seat: int, state: _Playout) -> Action:
+    """A fast club-player rule for any seat of a playout (it sees the whole world, but
+    reads only its own legal actions and the trick on the table)."""
+    first = actions[0]
+    kind = first.kind
+    if kind != "play":
+        if kind == "bid":
+            return actions[min(len(actions) - 1, _bid_estimate(actions, state))]
+        if kind == "capote":
+            return actions[0]  # decline: a playout never gambles on capote
+        for pick in (tute_action, exchange_action, sing_action):
+            action = pick(actions)  # type: ignore[arg-type]
+            if action is not None:
+                return action
+    plays = [a for a in actions if a.kind == "play"]
+    if len(plays) == 1:
+        return plays[0]
+    card = greedy_card([a.value.index for a in plays], seat, state)
+    return next(a for a in plays if a.value.index == card)
+
+
+def _bid_estimate(actions: list[Action], state: _Playout) -> int:
+    """Rough pocha bid for a playout seat: high trumps and aces."""
+    return 0 if not actions else min(len(actions) - 1, max(0, (len(actions) - 1) // 3))
+
+
+def greedy_card(cards: list[int], seat: int, state: _Playout) -> int:
+    setup = state.setup
+    trump = setup.trump
+    trick = state.trick
+    if setup.pocha:
+        return _pocha_card(cards, seat, state)
+    if not trick:
+        # Lead the cheapest card outside trump: keep trumps and points for later.
+        return min(cards, key=lambda c: (SUIT_OF[c] == trump, POINTS_OF[c], -c))
+    win_seat, win_card = trick_winner(trick, trump)
+    last = len(trick) == setup.n - 1
+    sides = setup.sides
+    if sides[win_seat] == sides[seat] and (last or _strong(win_card, trump)):
+        # Partner winning: feed it points, keeping trumps.
+        return max(cards, key=lambda c: (SUIT_OF[c] != trump, POINTS_OF[c], c))
+    winners = [c for c in cards if beats(c, win_card, trump)]
+    if winners and sides[win_seat] != sides[seat]:
+        stake = sum(POINTS_OF[c] for _, c in trick)
+        cheapest = min(winners, key=lambda c: (SUIT_OF[c] == trump, -c))
+        if last or stake + POINTS_OF[cheapest] >= STAKE_TO_WIN or SUIT_OF[cheapest] != trump:
+            return cheapest
+    return min(cards, key=lambda c: (POINTS_OF[c], SUIT_OF[c] == trump, -c))
+
+
+def _strong(card: int, trump: int) -> bool:
+    """An as or three, or any trump: a partner's card likely to hold the trick."""
+    return SUIT_OF[card] == trump or card % 10 <= 1
+
+
+def _pocha_card(cards: list[int], seat: int, state: _Playout) -> int:
+    setup = state.setup
+    trump = setup.trump
+    bids = state.bids or [0] * setup.n
+    need = (bids[seat] or 0) - state.tricks_won[seat]
+    trick = state.trick
+    if not trick:
+        if need > 0:
+            return min(cards, key=lambda c: (SUIT_OF[c] != trump, c % 10))  # strongest
+        return min(cards, key=lambda c: (SUIT_OF[c] == trump, -(c % 10)))  # weakest
+    _, win_card = trick_winner(trick, trump)
+    winners = [c for c in cards if beats(c, win_card, trump)]
+    losers = [c for c in cards if c not in winners]
+    if need > 0 and winners:
+        return min(winners, key=lambda c: (SUIT_OF[c] == trump, -c))
+    if need <= 0 and losers:
+        return min(losers, key=lambda c: (SUIT_OF[c] != trump, c % 10))  # shed the highest
+    return min(cards, key=lambda c: (SUIT_OF[c] == trump, -(c % 10)))
