@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench lint format messages install install-dev system-deps worker clean
+.PHONY: run test bench arenas lint format messages install install-dev system-deps worker clean
 
 $(VENV)/.installed: requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -64,6 +64,17 @@ format: install-dev
 ## make bench: benchmarks that print their figures (ratios against a baseline in the same run).
 bench: install-dev
 	$(PY) -m tests.load.bench
+
+## make arenas: the strong robot's measurements (issue 14): 500 single-deal games each, seats
+## alternating, seed 1; hours of CPU at the hard budget, so run it in the background.
+ARENA := $(PY) -m games.bots arena --rounds 1 --points-to-win 1 --games 500 --seed 1 --workers 2
+ITERATIONS ?= 1400
+arenas: install
+	$(ARENA) --a strong --b heuristic --variant habanero --iterations $(ITERATIONS)
+	$(ARENA) --a strong --b heuristic --variant tute --players 4 --iterations $(ITERATIONS)
+	$(ARENA) --a strong --b random --variant habanero --iterations $(ITERATIONS)
+	$(ARENA) --a strong --b random --variant tute --players 4 --iterations $(ITERATIONS)
+	$(PY) -m games.bots arena --a expert --b heuristic --variant habanero --rounds 1 --points-to-win 1 --games 4 --seed 1
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3 test_db*.sqlite3*

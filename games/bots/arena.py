@@ -169,10 +169,16 @@ def arena(
     budget_ms: float | None = None,
     iterations: int | None = None,
     workers: int = 1,
+    first_game: int = 0,
 ) -> dict[str, Any]:
-    """Play ``games`` games of robot ``a`` against robot ``b`` and return the tally."""
+    """Play ``games`` games of robot ``a`` against robot ``b`` and return the tally.
+
+    ``first_game`` numbers the games from there: a long run can be played in parts
+    (games 0-249, then 250-499) and :func:`merge` adds the parts up.
+    """
     opts = options if isinstance(options, Options) else Options.from_dict(options)
-    jobs = [(a, b, opts, seed, game, budget_ms, iterations) for game in range(games)]
+    numbers = range(first_game, first_game + games)
+    jobs = [(a, b, opts, seed, game, budget_ms, iterations) for game in numbers]
     if workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             results = list(pool.map(play_one, jobs, chunksize=1))
@@ -199,6 +205,7 @@ def arena(
         "budget_ms": budget_ms,
         "iterations": iterations,
         "workers": workers,
+        "first_game": first_game,
         "wins_a": wins["a"],
         "wins_b": wins["b"],
         "draws": wins["draw"],
@@ -209,3 +216,42 @@ def arena(
             "b": {"wall": time_summary(times["b_wall"]), "cpu": time_summary(times["b_cpu"])},
         },
     }
+
+
+def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One tally from the tallies of parts of a run (same robots, table, seed, budget).
+
+    Think time: means are weighted by moves; the 95th percentile given is the highest of
+    the parts' (an upper bound of the whole run's).
+    """
+    first = dict(parts[0])
+    keys = ("a", "b", "options", "seed", "budget_ms", "iterations")
+    if any(p[k] != first[k] for p in parts for k in keys):
+        raise ValueError("Only parts of one run (same robots, table, seed, budget) merge.")
+    games = sum(p["games"] for p in parts)
+    wins_a = sum(p["wins_a"] for p in parts)
+    low, high = wilson_interval(wins_a, games)
+    think: dict[str, Any] = {}
+    for robot in ("a", "b"):
+        think[robot] = {}
+        for clock in ("wall", "cpu"):
+            rows = [p["think_time"][robot][clock] for p in parts]
+            moves = sum(r["moves"] for r in rows)
+            mean = sum(r["mean_ms"] * r["moves"] for r in rows) / moves if moves else 0.0
+            think[robot][clock] = {
+                "moves": moves,
+                "mean_ms": round(mean, 2),
+                "p95_ms": max(r["p95_ms"] for r in rows),
+            }
+    first.update(
+        games=games,
+        first_game=min(p["first_game"] for p in parts),
+        wins_a=wins_a,
+        wins_b=sum(p["wins_b"] for p in parts),
+        draws=sum(p["draws"] for p in parts),
+        a_win_rate=round(wins_a / games, 4),
+        ci95=[round(low, 4), round(high, 4)],
+        think_time=think,
+        parts=len(parts),
+    )
+    return first

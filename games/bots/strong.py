@@ -38,6 +38,7 @@ True
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -52,6 +53,8 @@ from .sampler import NoWorld, WorldSampler
 MARGIN_WEIGHT = 0.25  # a deal won by 130 points is worth 1.25 deals won by 0
 STAKE_TO_WIN = 10  # a trick worth this many points is worth taking before the last card
 POCHA_SCALE = 30.0  # pocha: points of hand score worth one "deal won"
+SURE_AFTER = 8  # worlds between checks that the best action is already clear
+SURE_LEAD = 4.0  # ... a lead of this many standard errors over every other action
 
 
 class StrongBot:
@@ -65,7 +68,8 @@ class StrongBot:
         budget_ms: float | None = 250.0,
         iterations: int | None = None,
         epsilon: float = 0.0,
-        playout: str = "greedy",
+        playout: str = "smart",
+        trust: float = 0.0,
     ) -> None:
         if budget_ms is None and iterations is None:
             raise ValueError("A search needs a budget: milliseconds, iterations or both.")
@@ -74,6 +78,7 @@ class StrongBot:
         self.iterations = iterations
         self.epsilon = epsilon
         self.playout = playout
+        self.trust = trust
         self.fallback = HeuristicBot(self.rng)
         self.last_playouts = 0  # playouts of the last decision, for measurements
 
@@ -93,46 +98,67 @@ class StrongBot:
             return self.fallback.choose(view)
 
     def search(self, view: SeatView, candidates: list[Action]) -> Action:
-        """The candidate with the best mean playout value over sampled worlds."""
+        """The candidate with the best mean playout value over sampled worlds.
+
+        With a ``trust`` above zero the heuristic robot's choice stands unless another
+        candidate beats it on the same worlds by more than ``trust`` standard errors of
+        the mean difference: the search corrects the club player where it is sure.
+        """
         sampler = WorldSampler(view)
         start = time.perf_counter()
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
         limit = self.iterations
-        totals = [0.0] * len(candidates)
+        k = len(candidates)
+        values: list[list[float]] = [[] for _ in range(k)]
         playouts = 0
         rng = self.rng
-        setup = _Setup(view)
+        setup = _Setup(view, smart=self.playout == "smart")
         while True:
             world = sampler.sample(rng)
             for i, action in enumerate(candidates):
                 game = world.clone()
                 game.apply(action)
-                totals[i] += self._playout(game, setup, action)
-            playouts += len(candidates)
+                values[i].append(self._playout(game, setup, action))
+            playouts += k
             if limit is not None and playouts >= limit:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
+            worlds = len(values[0])
+            if worlds >= SURE_AFTER and worlds % SURE_AFTER == 0 and _decided(values):
+                break
         self.last_playouts = playouts
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        return candidates[best]
+        means = [sum(v) / len(v) for v in values]
+        best = max(range(k), key=lambda i: (means[i], -i))
+        if self.trust <= 0:
+            return candidates[best]
+        prior = candidates.index(self.fallback.choose(view))
+        if best == prior or _lead(values[best], values[prior]) > self.trust:
+            return candidates[best]
+        return candidates[prior]
 
     def _playout(self, game: GameState, setup: _Setup, first: Action) -> float:
         state = _Playout(setup, first)
         rng = self.rng
-        greedy = self.playout == "greedy"
+        greedy = self.playout != "random"
         eps = self.epsilon
         while True:
-            legal = game.legal_actions()
-            if not legal:
-                break
-            turn = game.to_move
-            seat = turn
-            for s in legal:
-                if s != turn:
-                    seat = s  # a partner's cante moment comes before the next card
+            if state.trick:
+                # Mid-trick nobody but the seat on turn may act (the first card closed
+                # any cante moment), so skip building every seat's actions.
+                seat = game.to_move
+                actions = game.legal_actions_for(seat)  # type: ignore[arg-type]
+            else:
+                legal = game.legal_actions()
+                if not legal:
                     break
-            actions = legal[seat]
+                turn = game.to_move
+                seat = turn
+                for s in legal:
+                    if s != turn:
+                        seat = s  # a partner's cante moment comes before the next card
+                        break
+                actions = legal[seat]
             if len(actions) == 1:
                 action = actions[0]
             elif not greedy or (eps and rng.random() < eps):
@@ -146,6 +172,29 @@ class StrongBot:
         return playout_value(game, setup)
 
 
+def _lead(ahead: list[float], behind: list[float]) -> float:
+    """How many standard errors the mean of ``ahead`` exceeds ``behind`` by, on the same
+    worlds (paired differences); infinite when every world agrees."""
+    diffs = [a - b for a, b in zip(ahead, behind, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+    if var == 0:
+        return math.inf if mean > 0 else 0.0
+    return mean / math.sqrt(var / n)
+
+
+def _decided(values: list[list[float]]) -> bool:
+    """Whether the best candidate leads every other by :data:`SURE_LEAD` standard errors
+    (or the playouts cannot tell them apart at all): more worlds would not change it."""
+    means = [sum(v) / len(v) for v in values]
+    best = max(range(len(values)), key=lambda i: (means[i], -i))
+    for i, other in enumerate(values):
+        if i != best and other != values[best] and _lead(values[best], other) < SURE_LEAD:
+            return False
+    return True
+
+
 class _Setup:
     """What every playout of one decision shares, read from the view."""
 
@@ -153,17 +202,20 @@ class _Setup:
         "bids",
         "capote",
         "carry",
+        "gone",
         "n",
         "pocha",
         "seat",
         "side",
         "sides",
+        "smart",
+        "sung",
         "trick",
         "tricks_won",
         "trump",
     )
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, smart: bool = True) -> None:
         self.seat = view.seat
         self.n = view.players
         self.sides = view.sides
@@ -175,6 +227,9 @@ class _Setup:
         self.tricks_won = list(view.tricks_won)
         self.carry = view.carry
         self.capote = view.capote is not None
+        self.gone = sum(1 << c.index for t in (*view.tricks, view.trick) for _, c in t)
+        self.sung = {SUITS.index(u) for _, u, _ in view.cantes}
+        self.smart = smart
 
 
 class _Playout:
@@ -182,7 +237,7 @@ class _Playout:
     taken and bids (pocha), and habanero's mano de vuelta, whose "first over 100 wins"
     this module checks itself (the world starts a fresh game without carried points)."""
 
-    __slots__ = ("bids", "capote", "setup", "trick", "tricks_won")
+    __slots__ = ("bids", "capote", "gone", "setup", "sung", "trick", "tricks_won")
 
     def __init__(self, setup: _Setup, first: Action) -> None:
         self.setup = setup
@@ -190,6 +245,8 @@ class _Playout:
         self.tricks_won = setup.tricks_won[:]
         self.bids = setup.bids[:] if setup.bids is not None else None
         self.capote = setup.capote
+        self.gone = setup.gone
+        self.sung = set(setup.sung)
         self.after_first(first)
 
     def after_first(self, action: Action) -> None:
@@ -201,6 +258,7 @@ class _Playout:
             self.capote = True
 
     def _played(self, seat: int, card: int) -> None:
+        self.gone |= 1 << card
         trick = self.trick
         trick.append((seat, card))
         if len(trick) == self.setup.n:
@@ -219,9 +277,10 @@ class _Playout:
             if action.value:
                 self.capote = True
             return None
+        elif kind == "sing":
+            self.sung.add(SUITS.index(action.value))
         else:
-            if kind != "sing":
-                return None
+            return None
         carry = self.setup.carry
         if carry is None or self.capote:
             return None
@@ -272,7 +331,8 @@ def greedy_action(actions: list[Action], seat: int, state: _Playout) -> Action:
     plays = [a for a in actions if a.kind == "play"]
     if len(plays) == 1:
         return plays[0]
-    card = greedy_card([a.value.index for a in plays], seat, state)
+    pick = smart_card if state.setup.smart else greedy_card
+    card = pick([a.value.index for a in plays], seat, state)
     return next(a for a in plays if a.value.index == card)
 
 
@@ -328,3 +388,73 @@ def _pocha_card(cards: list[int], seat: int, state: _Playout) -> int:
     if need <= 0 and losers:
         return min(losers, key=lambda c: (SUIT_OF[c] != trump, c % 10))  # shed the highest
     return min(cards, key=lambda c: (SUIT_OF[c] == trump, -(c % 10)))
+
+
+def _is_master(card: int, hand_mask: int, gone: int) -> bool:
+    """No stronger card of its suit is still out (played, or in the same hand)."""
+    stronger = (1 << card) - (1 << (card - card % 10))
+    return not stronger & ~(gone | hand_mask)
+
+
+def _pair_card(card: int, hand_mask: int, sung: set[int]) -> bool:
+    """A rey or caballo whose partner card is in the same hand, its suit unsung."""
+    suit, place = divmod(card, 10)
+    if place not in (2, 3) or suit in sung:
+        return False
+    return bool(hand_mask >> (card ^ 1) & 1)  # rey 2 <-> caballo 3
+
+
+def smart_card(cards: list[int], seat: int, state: _Playout) -> int:
+    """The greedy rule with a memory of the cards gone: lead masters worth points, draw
+    trumps with the top trump when long in them, keep rey and caballo pairs for a cante."""
+    setup = state.setup
+    if setup.pocha:
+        return _pocha_card(cards, seat, state)
+    trump = setup.trump
+    trick = state.trick
+    gone = state.gone
+    sung = state.sung
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+
+    def spare(c: int) -> tuple[bool, int, bool, int]:
+        # Cheapest to give away: no pair card, fewest points, no trump, weakest.
+        return (_pair_card(c, mask, sung), POINTS_OF[c], SUIT_OF[c] == trump, -c)
+
+    if not trick:
+        masters = [
+            c
+            for c in cards
+            if SUIT_OF[c] != trump and POINTS_OF[c] >= 10 and _is_master(c, mask, gone)
+        ]
+        if masters:
+            return min(masters)
+        trumps = [c for c in cards if SUIT_OF[c] == trump]
+        if len(trumps) >= 3 and _is_master(trumps[0], mask, gone):
+            out = sum(1 for c in range(trump * 10, trump * 10 + 10) if not (gone | mask) >> c & 1)
+            if out:
+                return trumps[0]
+        return min(cards, key=spare)
+    win_seat, win_card = trick_winner(trick, trump)
+    last = len(trick) == setup.n - 1
+    sides = setup.sides
+    if sides[win_seat] == sides[seat]:
+        if last or _is_master(win_card, 0, gone) or SUIT_OF[win_card] == trump:
+            # Partner holds the trick: feed it points, keeping trumps and pairs.
+            return max(
+                cards,
+                key=lambda c: (SUIT_OF[c] != trump, not _pair_card(c, mask, sung), POINTS_OF[c], c),
+            )
+        return min(cards, key=spare)
+    winners = [c for c in cards if beats(c, win_card, trump)]
+    if winners:
+        stake = sum(POINTS_OF[c] for _, c in trick)
+        cheapest = min(winners, key=lambda c: (SUIT_OF[c] == trump, _pair_card(c, mask, sung), -c))
+        safe = last or _is_master(cheapest, mask, gone)
+        if SUIT_OF[cheapest] != trump:
+            if safe or stake + POINTS_OF[cheapest] >= STAKE_TO_WIN:
+                return cheapest
+        elif last or stake >= STAKE_TO_WIN:
+            return cheapest
+    return min(cards, key=spare)
