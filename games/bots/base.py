@@ -59,7 +59,7 @@ def get_bot(name: str, rng: Any = None) -> Bot:
     >>> get_bot("grandmaster")
     Traceback (most recent call last):
     ...
-    KeyError: "No robot named 'grandmaster'; known robots: heuristic, random."
+    KeyError: "No robot named 'grandmaster'; known robots: easy, expert, hard, heuristic, medium, random, strong."
     """
     try:
         factory = _REGISTRY[name]

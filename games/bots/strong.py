@@ -104,8 +104,8 @@ class StrongBot:
         candidate beats it on the same worlds by more than ``trust`` standard errors of
         the mean difference: the search corrects the club player where it is sure.
         """
-        sampler = WorldSampler(view)
         start = time.perf_counter()
+        sampler = WorldSampler(view)
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
         limit = self.iterations
         k = len(candidates)
