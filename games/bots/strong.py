@@ -110,23 +110,33 @@ class StrongBot:
         limit = self.iterations
         k = len(candidates)
         values: list[list[float]] = [[] for _ in range(k)]
-        playouts = 0
+        playouts = 0  # playouts counted in ``values``
         rng = self.rng
         setup = _Setup(view, smart=self.playout == "smart")
+        clock = time.perf_counter
         while True:
             world = sampler.sample(rng)
             for i, action in enumerate(candidates):
+                if deadline is not None and values[-1] and clock() >= deadline:
+                    # Out of time halfway through a world: drop its playouts, so that
+                    # every candidate is judged on the same worlds.
+                    for done in values[:i]:
+                        done.pop()
+                    playouts -= i
+                    break
                 game = world.clone()
                 game.apply(action)
                 values[i].append(self._playout(game, setup, action))
-            playouts += k
-            if limit is not None and playouts >= limit:
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            worlds = len(values[0])
-            if worlds >= SURE_AFTER and worlds % SURE_AFTER == 0 and _decided(values):
-                break
+                playouts += 1
+            else:
+                if limit is not None and playouts >= limit:
+                    break
+                if deadline is None or clock() < deadline:
+                    worlds = len(values[0])
+                    if worlds % SURE_AFTER == 0 and _decided(values):
+                        break
+                    continue
+            break
         self.last_playouts = playouts
         means = [sum(v) / len(v) for v in values]
         best = max(range(k), key=lambda i: (means[i], -i))
