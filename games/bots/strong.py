@@ -15,9 +15,12 @@ Perfect Information Monte Carlo (PIMC) with a sound sampler and a greedy playout
 4. the action with the best mean over the worlds is played. Every action is tried on the
    same worlds, so their difference is not blurred by different deals.
 
-Measured (``python -m games.bots arena``, single-deal games): plain PIMC with random
-playouts is no better than the heuristic robot; the greedy playout is what makes the
-difference (figures in README.md, "Engine and robots from the command line").
+Which playout, measured against the heuristic robot over the same 100 single-deal games
+of 4-player pairs tute at 300 playouts a move: random playouts won 51; the plain
+greedy rule 52; the rule with a memory of the cards gone (:func:`smart_card`, the
+default) 58; the same with the point margin weighted four times more 55; keeping the
+heuristic's card unless the search beats it by a standard error 50. So the search plays
+its own choice, with the smart playout. Arena figures are in README.md.
 
 Announcements are not searched: tute, the exchange and cantes are always taken (each only
 gains), and habanero's capote is declared only when it is sure (the heuristic's exact
