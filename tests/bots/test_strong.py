@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from games.bots import LEVELS, StrongBot, bot_play, get_bot, seat_to_act
-from games.bots.arena import arena
+from games.bots.arena import arena, merge
 from games.bots.heuristic import HeuristicBot
 from games.bots.sampler import NoWorld, WorldSampler
 from games.engine import GameState, SeatView, new_game
@@ -224,6 +224,21 @@ def test_arena_runs_the_strong_robot_on_two_workers_with_the_same_result() -> No
     assert one.pop("workers") == 1 and two.pop("workers") == 2
     assert one == two
     assert one["iterations"] == 16
+
+
+def test_a_run_played_in_parts_adds_up_to_the_whole_run() -> None:
+    table = {"variant": "tute", "players": 2}
+    whole = arena("heuristic", "random", table, games=6, seed=3)
+    parts = [
+        arena("heuristic", "random", table, games=2, seed=3, first_game=0),
+        arena("heuristic", "random", table, games=4, seed=3, first_game=2),
+    ]
+    merged = merge(parts)
+    for key in ("games", "wins_a", "wins_b", "draws", "a_win_rate", "ci95"):
+        assert merged[key] == whole[key], key
+    assert merged["think_time"]["a"]["cpu"]["moves"] == whole["think_time"]["a"]["cpu"]["moves"]
+    with pytest.raises(ValueError):
+        merge([whole, arena("heuristic", "random", table, games=1, seed=4)])
 
 
 def test_strong_robot_beats_random_in_a_short_run() -> None:
