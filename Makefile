@@ -68,7 +68,7 @@ bench: install-dev
 ## make arenas: the strong robot's measurements (issue 14): 500 single-deal games each, seats
 ## alternating, seed 1; hours of CPU at the hard budget, so run it in the background.
 ARENA := $(PY) -m games.bots arena --rounds 1 --points-to-win 1 --games 500 --seed 1 --workers 2
-ITERATIONS ?= 1400
+ITERATIONS ?= 1300
 arenas: install
 	$(ARENA) --a strong --b heuristic --variant habanero --iterations $(ITERATIONS)
 	$(ARENA) --a strong --b heuristic --variant tute --players 4 --iterations $(ITERATIONS)
