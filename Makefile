@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench mutation lint format messages install install-dev system-deps worker beat clean
+.PHONY: run test bench arenas mutation lint format messages install install-dev system-deps worker beat clean
 
 $(VENV)/.installed: requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -89,6 +89,17 @@ mutation: install-dev
 	$(PY) -m pip install --quiet --no-deps --target $(MUTMUT_LIB) -r requirements-mutation.txt
 	PYTHONPATH=$(MUTMUT_LIB) nice $(PY) -m mutmut run --max-children 2 $(MUTANTS)
 	PYTHONPATH=$(MUTMUT_LIB) $(PY) -m mutmut results
+
+## make arenas: the strong robot's measurements (issue 14): 500 single-deal games each, seats
+## alternating, seed 1; hours of CPU at the hard budget, so run it in the background.
+ARENA := $(PY) -m games.bots arena --rounds 1 --points-to-win 1 --games 500 --seed 1 --workers 2
+ITERATIONS ?= 1300
+arenas: install
+	$(ARENA) --a strong --b heuristic --variant habanero --iterations $(ITERATIONS)
+	$(ARENA) --a strong --b heuristic --variant tute --players 4 --iterations $(ITERATIONS)
+	$(ARENA) --a strong --b random --variant habanero --iterations $(ITERATIONS)
+	$(ARENA) --a strong --b random --variant tute --players 4 --iterations $(ITERATIONS)
+	$(PY) -m games.bots arena --a expert --b heuristic --variant habanero --rounds 1 --points-to-win 1 --games 4 --seed 1
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3 test_db*.sqlite3* mutants $(MUTMUT_LIB)

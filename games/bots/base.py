@@ -56,10 +56,10 @@ def get_bot(name: str, rng: Any = None) -> Bot:
 
     >>> get_bot("heuristic").name
     'heuristic'
-    >>> get_bot("grandmaster")
+    >>> get_bot("grandmaster")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    KeyError: "No robot named 'grandmaster'; known robots: heuristic, random."
+    KeyError: "No robot named 'grandmaster'; known robots: easy, expert, hard, heuristic, ..."
     """
     try:
         factory = _REGISTRY[name]

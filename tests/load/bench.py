@@ -23,7 +23,7 @@ import random
 import statistics
 import time
 
-from games.bots import Bot, get_bot
+from games.bots import Bot, StrongBot, get_bot
 from games.bots.arena import arena, play_game
 from games.engine import Action, Options, SeatView
 from games.engine.bench import bench as engine_bench
@@ -200,6 +200,37 @@ def leaderboard_bench(database_url: str, runs: int) -> list[dict]:
     return results
 
 
+def strong_bench(table: dict, seconds: float, iterations: int = 200) -> dict:
+    """The strong robot's playouts per CPU second (its search speed: a budget of
+    ``--budget-ms`` buys this many playouts per second), on a fixed playout budget."""
+    rng = random.Random(6)
+    bot = StrongBot(random.Random(7), budget_ms=None, iterations=iterations)
+    timed = TimedBot(bot)
+    playouts = 0
+
+    class Counting:
+        name = "strong"
+
+        def choose(self, view: SeatView) -> Action:
+            nonlocal playouts
+            bot.last_playouts = 0
+            action = timed.choose(view)
+            playouts += bot.last_playouts
+            return action
+
+    options = Options.from_dict(table)
+    deadline = time.process_time() + seconds
+    while time.process_time() < deadline:
+        play_game(options, [Counting()] * options.players, rng)
+    return {
+        "bench": "strong robot",
+        **table,
+        "iterations": iterations,
+        "decisions": len(timed.times),
+        "playouts_per_s": round(playouts / sum(timed.times)),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
@@ -249,6 +280,11 @@ def main() -> None:
             print(json.dumps(line))
         # The timer design at 200 running tables, on a test database of its own.
         print(json.dumps(timers_bench()))
+
+    for table in ({"variant": "tute", "players": 4}, {"variant": "habanero"}):
+        result = strong_bench(table, args.seconds)
+        result["ratio_to_baseline"] = round(result["playouts_per_s"] / base, 4)
+        print(json.dumps(result))
     # The baseline again: how much the machine drifted during the run.
     print(json.dumps({"bench": "baseline-again", "plies_per_s": round(baseline(args.seconds))}))
 
