@@ -3,6 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.ip import client_ip
@@ -84,9 +85,10 @@ TABLE_STRINGS = {
     "step_of": _("Step %(n)s of %(total)s"),
     # Robots, timers, absences and cancelling (docs/protocol.md).
     "robot_seat": _("Robot (%(robot)s)"),
+    "robot": _("Robot"),
     "robot_plays": _("a robot plays for now"),
     "away": _("away"),
-    "abandoned": _("abandoned"),
+    "abandoned": pgettext_lazy("a player", "abandoned"),
     "seconds": _("%(seconds)s s"),
     "your_clock": _("%(seconds)s s left to play."),
     "deal_clock": _("The next deal is dealt in %(seconds)s s."),

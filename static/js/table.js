@@ -145,11 +145,15 @@ document.addEventListener("DOMContentLoaded", () => {
         star.setAttribute("aria-label", T.master);
         name.append(star, " ");
       }
-      if (isRobotSeat(seat)) {
+      const robot = isRobotSeat(seat);
+      if (robot) {
+        // "Robot" and its level on a line of its own: the side seats are narrow on a phone.
         box.classList.add("robot");
-        name.append(robotIcon());
+        const level = (entry && entry.robot) || (gameSeat(seat) || {}).robot || "";
+        name.append(robotIcon(), T.robot, make("span", "robot-level", level));
+      } else {
+        name.append(gameOn() ? seatName(seat) : tableName(entry));
       }
-      name.append(gameOn() ? seatName(seat) : tableName(entry));
       if (seat === mySeat()) name.append(make("span", "you-tag", ` (${T.you})`));
       box.append(name);
       appendFlagAndClock(box, seat);
@@ -177,9 +181,17 @@ document.addEventListener("DOMContentLoaded", () => {
     drawCenter(v);
   }
 
+  // A robot's head, drawn inline: no emoji font needed.
+  const ROBOT_SVG = '<svg viewBox="0 0 24 24" width="1em" height="1em" focusable="false">'
+    + '<path d="M12 2v4" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>'
+    + '<circle cx="12" cy="2.5" r="1.5" fill="currentColor"/>'
+    + '<rect x="3.5" y="7" width="17" height="13" rx="3.5" fill="none" stroke="currentColor" stroke-width="2"/>'
+    + '<circle cx="9" cy="12.5" r="1.8" fill="currentColor"/><circle cx="15" cy="12.5" r="1.8" fill="currentColor"/>'
+    + '<path d="M9 16.5h6" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>';
   function robotIcon() {
-    const icon = make("span", "robot-icon", "🤖");
+    const icon = make("span", "robot-icon");
     icon.setAttribute("aria-hidden", "true");
+    icon.innerHTML = ROBOT_SVG;
     return icon;
   }
 
@@ -188,8 +200,9 @@ document.addEventListener("DOMContentLoaded", () => {
   function appendFlagAndClock(node, seat) {
     const flag = seatFlag(seat);
     if (flag) node.append(make("span", `seat-flag flag-${flag[0]}`, flag[1]));
+    // A player's move timer only: a robot's short pause before its move is no countdown.
     const timer = deadline();
-    if (timer && timer.seat === seat) {
+    if (timer && timer.kind === "move" && timer.seat === seat) {
       const clock = make("span", "countdown");
       clock.setAttribute("role", "timer");
       node.append(clock);
