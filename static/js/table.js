@@ -54,6 +54,8 @@ document.addEventListener("DOMContentLoaded", () => {
       if (S) {
         drawHand();
         drawActions();
+        drawCancel();
+        drawGameControls();
       }
     }
   }

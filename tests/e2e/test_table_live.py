@@ -9,8 +9,8 @@ import pytest
 
 from games.models import Game, Table
 from tests.accounts.factories import UserFactory
-from tests.e2e.test_accounts import in_db, log_in
-from tests.e2e.test_table import ARTIFACTS
+from tests.e2e.test_accounts import in_db
+from tests.e2e.test_table import ARTIFACTS, alicia_and_bruno, open_tute_for_two
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,19 +30,8 @@ def on_turn(alicia, bruno):
 
 def test_countdown_cancel_proposal_and_leaving_reach_the_other_player(browser, daphne_server):
     in_db(lambda: [UserFactory(username="alicia"), UserFactory(username="bruno")])
-    alicia_context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
-    bruno_context = browser.new_context(locale="en-US", viewport={"width": 375, "height": 800})
-    alicia, bruno = alicia_context.new_page(), bruno_context.new_page()
-    for page in (alicia, bruno):
-        page.set_default_timeout(15_000)
-    log_in(alicia, daphne_server, "alicia")
-    log_in(bruno, daphne_server, "bruno")
-    alicia.goto(daphne_server + "/tables/")
-    alicia.locator("#id_variant").select_option("tute")
-    alicia.locator("#id_players").select_option("2")
-    alicia.get_by_role("button", name="Open the table").click()
-    alicia.wait_for_url(re.compile(r"/tables/\d+/$"))
-    table_id = int(alicia.url.rstrip("/").rsplit("/", 1)[1])
+    alicia, bruno = alicia_and_bruno(browser, daphne_server)
+    table_id = open_tute_for_two(alicia, daphne_server)
     bruno.goto(alicia.url)
     bruno.get_by_role("button", name="Sit here").click()
     alicia.locator("#seats").get_by_text("bruno").wait_for()
@@ -105,5 +94,5 @@ def test_countdown_cancel_proposal_and_leaving_reach_the_other_player(browser, d
     bruno.get_by_role("button", name="Leave the game").wait_for(state="hidden")
     game = in_db(lambda: Table.objects.get(pk=table_id).game)
     assert in_db(lambda: game.seats.get(user__username="bruno").abandoned)
-    alicia_context.close()
-    bruno_context.close()
+    alicia.context.close()
+    bruno.context.close()
