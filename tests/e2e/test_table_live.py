@@ -1,7 +1,7 @@
 """Two players at a 2-player table in two Chromium windows, against a real daphne: both see
-the move countdown, a proposal to cancel reaches the other player who refuses it, then
-accepts it, and leaving the next game asks for a confirmation and shows the others who
-abandoned (docs/protocol.md, "Robots, timers, absences and cancelling")."""
+the move countdown, who is away, a proposal to cancel reaches the other player who refuses
+it, then accepts it, and leaving the next game asks for a confirmation and shows the others
+who abandoned (docs/protocol.md, "Robots, timers, absences and cancelling")."""
 
 import re
 
@@ -50,6 +50,18 @@ def test_countdown_cancel_proposal_and_leaving_reach_the_other_player(browser, d
     )
     mover.wait_for_function("parseInt(document.getElementById('clock').textContent) < 30")
     assert not other.locator("#clock").is_visible()
+
+    # Bruno's window closes: alicia sees him away (a robot plays his seat) until he is back.
+    url = bruno.url
+    bruno_context = bruno.context
+    bruno.close()
+    alicia.locator("#felt .flag-away").get_by_text("away").wait_for()
+    alicia.locator("#notice").get_by_text("bruno is away: a robot plays their seat.").wait_for()
+    bruno = bruno_context.new_page()
+    bruno.set_default_timeout(15_000)
+    bruno.goto(url)
+    alicia.locator("#felt .flag-away").wait_for(state="detached")
+    bruno.locator("#hand button").first.wait_for()
 
     # Bruno proposes to cancel; alicia sees the proposal with Accept and Refuse, and refuses.
     bruno.get_by_role("button", name="Propose to cancel").click()
