@@ -3,6 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.ip import client_ip
@@ -82,6 +83,33 @@ TABLE_STRINGS = {
     "bid_step": _("%(user)s bids %(n)s."),
     "dealt_step": _("Deal %(number)s: the cards are dealt."),
     "step_of": _("Step %(n)s of %(total)s"),
+    # Robots, timers, absences and cancelling (docs/protocol.md).
+    "robot_seat": _("Robot (%(robot)s)"),
+    "robot": _("Robot"),
+    "robot_plays": _("a robot plays for now"),
+    "away": _("away"),
+    "abandoned": pgettext_lazy("a player", "abandoned"),
+    "seconds": _("%(seconds)s s"),
+    "your_clock": _("%(seconds)s s left to play."),
+    "deal_clock": _("The next deal is dealt in %(seconds)s s."),
+    "robot_holds_seat": _("A robot plays your seat: take it back when you are ready."),
+    "time_left": _("%(seconds)s s left"),
+    "cancel_accepted_by": _("Accepted: %(users)s."),
+    "cancel_waiting": _("Waiting for: %(users)s."),
+    "cancel_yours": _("You propose to cancel the game."),
+    "game_cancelled": _("Game cancelled"),
+    "cancelled_text": _("The game was cancelled: nobody wins or loses it."),
+    "went_away": _("%(user)s is away: a robot plays their seat."),
+    "came_back": _("%(user)s is back."),
+    "has_abandoned": _("%(user)s has abandoned the game: a robot finishes it."),
+    "has_left": _("%(user)s left the game: a robot finishes it."),
+    "resumed": _("%(user)s takes their seat back."),
+    "cancel_proposed": _("%(user)s proposes to cancel the game."),
+    "cancel_accepted": _("%(user)s accepts to cancel the game."),
+    "cancel_refused": _("%(user)s refuses to cancel: the game goes on."),
+    "cancel_expired": _("Not everyone answered in time: the game goes on."),
+    "cancelled": _("The game was cancelled."),
+    "timed_out": _("Time is up for %(user)s: a robot played for them."),
 }
 
 

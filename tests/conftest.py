@@ -154,7 +154,8 @@ def _fast_password_hashing(request):
     Not with a live daphne: that process knows only the default hashers, so a password
     hashed here with a fast one could not log in there.
     """
-    if _uses_db(request) and "daphne_server" not in request.fixturenames:
+    servers = {"daphne_server", "embedded_daphne_server"}
+    if _uses_db(request) and not servers & set(request.fixturenames):
         request.getfixturevalue("settings").PASSWORD_HASHERS = [
             "django.contrib.auth.hashers.MD5PasswordHasher",
             "django.contrib.auth.hashers.PBKDF2PasswordHasher",

@@ -10,6 +10,7 @@ document.addEventListener("DOMContentLoaded", () => {
   const $ = (id) => document.getElementById(id);
 
   let S = null; // the last state frame drawn
+  let received = 0; // when it arrived: countdowns run from its `seconds`
   let showLastTrick = false;
   let noticeTimer = null;
 
@@ -42,6 +43,7 @@ document.addEventListener("DOMContentLoaded", () => {
         frame.event.kind !== "start" &&
         (frame.count > previous.count + 1 || frame.count < previous.count);
       S = frame;
+      received = Date.now();
       draw(previous);
       announce(frame.event, previous);
       if (jumped) send({ type: "sync" });
@@ -52,6 +54,8 @@ document.addEventListener("DOMContentLoaded", () => {
       if (S) {
         drawHand();
         drawActions();
+        drawCancel();
+        drawGameControls();
       }
     }
   }
@@ -59,10 +63,39 @@ document.addEventListener("DOMContentLoaded", () => {
   // ------------------------------------------------------------------ helpers on the state
   const view = () => (S && S.game ? S.game.view : null);
   const mySeat = () => (S && S.you ? S.you.seat : null);
+  const robotName = (robot) => fmt(T.robot_seat, { robot });
+  const tableName = (entry) => (entry ? entry.user || robotName(entry.robot) : T.free_seat);
+  // Who plays each seat of the game now (robots, away players…): `game.seats`.
+  const gameOn = () => !!(S && S.game && S.game.status === "playing");
+  const cancelled = () => !!(S && S.game && S.game.status === "cancelled");
+  const gameSeat = (seat) =>
+    (S.game && S.game.seats ? S.game.seats.find((g) => g.seat === seat) : null) || null;
+  // The game's player keeps their name on the game's seat even after leaving the table.
   const seatName = (seat) => {
+    const played = gameSeat(seat);
+    if (played && played.user) return played.user;
     const entry = S.table.seats[seat];
-    return entry ? entry.user : T.free_seat;
+    if (entry) return tableName(entry);
+    return played ? robotName(played.robot) : T.free_seat;
   };
+  // What everyone should know about a player's seat: away, abandoned, a robot in their place.
+  const seatFlag = (seat) => {
+    const played = gameSeat(seat);
+    if (!played || !played.user) return null;
+    if (played.abandoned) return ["abandoned", T.abandoned];
+    if (!gameOn()) return null;
+    if (played.away) return ["away", T.away];
+    if (played.robot) return ["robot-plays", T.robot_plays];
+    return null;
+  };
+  const isRobotSeat = (seat) => {
+    const entry = S.table.seats[seat];
+    const played = gameSeat(seat);
+    return played ? !played.user : !!(entry && !entry.user);
+  };
+  const secondsLeft = (timer) =>
+    Math.max(0, Math.ceil(timer.seconds - (Date.now() - received) / 1000));
+  const deadline = () => (gameOn() ? S.game.deadline : null);
   // Seats follow the table's options; a finished game played with other options (the master
   // changed them since) is left out of the table's drawing but still summed up below it.
   const playersCount = () => S.table.options.players;
@@ -74,7 +107,7 @@ document.addEventListener("DOMContentLoaded", () => {
       .filter((name) => name !== null)
       .join(" & ");
   const running = () => S.table.status === "playing";
-  const legal = () => (view() ? view().legal_actions : []);
+  const legal = () => (view() && gameOn() ? view().legal_actions : []);
 
   const position = (seat) => window.tuteCards.position(seat, playersCount(), mySeat());
 
@@ -89,6 +122,9 @@ document.addEventListener("DOMContentLoaded", () => {
     drawActions();
     drawStatus();
     drawSummary();
+    drawCancel();
+    drawGameControls();
+    tick();
     drawLastTrick();
     drawChat();
     $("chat-form").hidden = !(S.you && S.you.can_chat);
@@ -105,15 +141,24 @@ document.addEventListener("DOMContentLoaded", () => {
       if (seat === mySeat()) box.classList.add("me");
       const entry = S.table.seats[seat];
       const name = make("div", "seat-name");
-      if (entry && entry.user === S.table.master) {
+      if (entry && entry.user && entry.user === S.table.master) {
         const star = make("span", "star", "★");
         star.title = T.master;
         star.setAttribute("aria-label", T.master);
         name.append(star, " ");
       }
-      name.append(entry ? entry.user : T.free_seat);
+      const robot = isRobotSeat(seat);
+      if (robot) {
+        // "Robot" and its level on a line of its own: the side seats are narrow on a phone.
+        box.classList.add("robot");
+        const level = (entry && entry.robot) || (gameSeat(seat) || {}).robot || "";
+        name.append(robotIcon(), T.robot, make("span", "robot-level", level));
+      } else {
+        name.append(gameOn() ? seatName(seat) : tableName(entry));
+      }
       if (seat === mySeat()) name.append(make("span", "you-tag", ` (${T.you})`));
       box.append(name);
+      appendFlagAndClock(box, seat);
       if (v) {
         const meta = make("div", "seat-meta");
         if (v.dealer === seat) meta.append(make("span", "dealer-chip", T.dealer));
@@ -136,6 +181,34 @@ document.addEventListener("DOMContentLoaded", () => {
     }
     drawScoreboard(felt, v);
     drawCenter(v);
+  }
+
+  // A robot's head, drawn inline: no emoji font needed.
+  const ROBOT_SVG = '<svg viewBox="0 0 24 24" width="1em" height="1em" focusable="false">'
+    + '<path d="M12 2v4" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>'
+    + '<circle cx="12" cy="2.5" r="1.5" fill="currentColor"/>'
+    + '<rect x="3.5" y="7" width="17" height="13" rx="3.5" fill="none" stroke="currentColor" stroke-width="2"/>'
+    + '<circle cx="9" cy="12.5" r="1.8" fill="currentColor"/><circle cx="15" cy="12.5" r="1.8" fill="currentColor"/>'
+    + '<path d="M9 16.5h6" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>';
+  function robotIcon() {
+    const icon = make("span", "robot-icon");
+    icon.setAttribute("aria-hidden", "true");
+    icon.innerHTML = ROBOT_SVG;
+    return icon;
+  }
+
+  // The seat's marker (away, abandoned, robot playing) and, on the seat waited for, its
+  // countdown (filled in by tick()).
+  function appendFlagAndClock(node, seat) {
+    const flag = seatFlag(seat);
+    if (flag) node.append(make("span", `seat-flag flag-${flag[0]}`, flag[1]));
+    // A player's move timer only: a robot's short pause before its move is no countdown.
+    const timer = deadline();
+    if (timer && timer.kind === "move" && timer.seat === seat) {
+      const clock = make("span", "countdown");
+      clock.setAttribute("role", "timer");
+      node.append(clock);
+    }
   }
 
   function drawScoreboard(felt, v) {
@@ -196,8 +269,8 @@ document.addEventListener("DOMContentLoaded", () => {
       ? document.activeElement.dataset.card : null;
     hand.replaceChildren();
     const v = view();
-    hand.hidden = !(v && v.hand && v.hand.length);
-    if (!v || !v.hand) return;
+    hand.hidden = !(v && v.hand && v.hand.length) || cancelled();
+    if (!v || !v.hand || cancelled()) return;
     const plays = new Map();
     for (const a of legal()) if ("play" in a) plays.set(a.play, a);
     const cards = window.tuteCards.sort(v.hand);
@@ -280,12 +353,15 @@ document.addEventListener("DOMContentLoaded", () => {
     const gameRunning = running() && v && !v.game_over;
     if (S.table.status === "closed") return T.closed;
     if (!gameRunning) {
+      if (cancelled()) return T.cancelled;
       if (v && v.game_over) return S.you.master ? T.ended : `${T.ended} ${T.wait_new_game}`;
       if (S.table.free_seats > 0) return fmt(T.waiting_players, { free: S.table.free_seats });
       return S.you.master ? T.ready_master : T.ready;
     }
     if (v.needs_deal) return fmt(T.deal_over, { number: v.deal_number + 1 });
     const prefix = me === null ? `${T.watching} ` : "";
+    const mine = me !== null ? gameSeat(me) : null;
+    if (mine && !mine.abandoned && mine.timeouts >= 3) return T.robot_holds_seat;
     if (me !== null && v.turn === me) {
       return v.phase === "bid" || legal().some((a) => "bid" in a) ? T.your_turn_bid : T.your_turn;
     }
@@ -305,11 +381,16 @@ document.addEventListener("DOMContentLoaded", () => {
     const box = $("summary");
     const v = view();
     box.replaceChildren();
-    if (!v || !(v.needs_deal || v.game_over)) {
+    if (!v || !(v.needs_deal || v.game_over || cancelled())) {
       box.hidden = true;
       return;
     }
     box.hidden = false;
+    if (cancelled()) {
+      box.append(make("h2", "", T.game_cancelled), make("p", "", T.cancelled_text));
+      box.append(summaryButtons(v));
+      return;
+    }
     box.append(make("h2", "", v.game_over ? T.game_over : fmt(T.deal_over, { number: v.deal_number + 1 })));
     const points = v.hand_scores || v.points;
     const cantesOf = (side) => v.cantes.filter((c) => v.sides[c.seat] === side)
@@ -340,28 +421,106 @@ document.addEventListener("DOMContentLoaded", () => {
       box.append(make("p", "winner-line", v.deal_winner === null ? T.no_winner
         : fmt(T.winner, { who: sideNames(v.deal_winner) })));
     }
+    box.append(summaryButtons(v));
+  }
+
+  function summaryButtons(v) {
     const buttons = make("div", "summary-buttons");
-    if (v.needs_deal && !v.game_over && mySeat() !== null) {
+    if (v.needs_deal && !v.game_over && gameOn() && mySeat() !== null) {
       const next = make("button", "primary", T.next_deal);
       next.type = "button";
       next.id = "next-deal";
       next.addEventListener("click", () => { next.disabled = true; send({ type: "next_deal" }); });
       buttons.append(next);
     }
-    if (v.game_over && S.you.master && S.table.free_seats === 0 && S.table.status !== "playing") {
+    const over = v.game_over || cancelled();
+    if (over && S.you.master && S.table.free_seats === 0 && S.table.status !== "playing") {
       const again = make("button", "primary", T.new_game);
       again.type = "button";
       again.id = "new-game";
       again.addEventListener("click", () => { again.disabled = true; send({ type: "start" }); });
       buttons.append(again);
     }
-    if (v.game_over && S.game) {
+    if (over && S.game) {
       const link = make("a", "button ghost", T.see_replay);
       link.href = `/games/${S.game.id}/`;
       buttons.append(link);
     }
-    box.append(buttons);
+    return buttons;
   }
+
+  // ------------------------------------------------------------------ timers, cancelling, leaving
+  function tick() {
+    if (!S) return;
+    const timer = deadline();
+    const left = timer ? secondsLeft(timer) : 0;
+    app.querySelectorAll("#felt .countdown, #seats .countdown").forEach((clock) => {
+      clock.textContent = fmt(T.seconds, { seconds: left });
+      clock.classList.toggle("hurry", left <= 5);
+    });
+    const line = $("clock");
+    let text = "";
+    if (timer && timer.kind === "deal") text = fmt(T.deal_clock, { seconds: left });
+    else if (timer && timer.kind === "move" && timer.seat === mySeat()) {
+      text = fmt(T.your_clock, { seconds: left });
+    }
+    line.textContent = text;
+    line.hidden = !text;
+    line.classList.toggle("hurry", !!text && left <= 5);
+    const cancel = gameOn() ? S.game.cancel : null;
+    if (cancel) $("cancel-clock").textContent = fmt(T.time_left, { seconds: secondsLeft(cancel) });
+  }
+  setInterval(tick, 250);
+
+  function drawCancel() {
+    const cancel = gameOn() ? S.game.cancel : null;
+    $("cancel-box").hidden = !cancel;
+    if (!cancel) return;
+    const me = S.you ? S.you.user : null;
+    $("cancel-text").textContent = cancel.by === me ? T.cancel_yours
+      : fmt(T.cancel_proposed, { user: cancel.by });
+    const votes = [];
+    if (cancel.accepted.length) votes.push(fmt(T.cancel_accepted_by, { users: cancel.accepted.join(", ") }));
+    if (cancel.waiting.length) votes.push(fmt(T.cancel_waiting, { users: cancel.waiting.join(", ") }));
+    $("cancel-votes").textContent = votes.join(" ");
+    // Robots do not vote; each human who has not answered sees Accept and Refuse.
+    $("cancel-answer").hidden = !(me && cancel.waiting.includes(me));
+    $("cancel-answer").querySelectorAll("button").forEach((b) => { b.disabled = false; });
+  }
+
+  function drawGameControls() {
+    const me = mySeat();
+    const mine = me !== null && gameOn() ? gameSeat(me) : null;
+    const active = !!(mine && !mine.abandoned);
+    $("game-controls").hidden = !active;
+    $("resume").hidden = !(active && mine.timeouts >= 3);
+    $("propose-cancel").hidden = !(active && !S.game.cancel);
+    $("leave-game").hidden = !active;
+    $("game-controls").querySelectorAll("button").forEach((b) => { b.disabled = false; });
+  }
+
+  function request(button, message) {
+    // One click, one request: the button waits for the next state.
+    button.disabled = true;
+    hideError();
+    send(message);
+  }
+  $("resume").addEventListener("click", (e) => request(e.currentTarget, { type: "resume" }));
+  $("propose-cancel").addEventListener("click", (e) => request(e.currentTarget, { type: "cancel" }));
+  $("cancel-accept").addEventListener("click", (e) =>
+    request(e.currentTarget, { type: "cancel_answer", accept: true }));
+  $("cancel-refuse").addEventListener("click", (e) =>
+    request(e.currentTarget, { type: "cancel_answer", accept: false }));
+  // Leaving a running game is abandoning it: the player confirms in a dialog first.
+  $("leave-game").addEventListener("click", () => {
+    const dialog = $("leave-dialog");
+    dialog.returnValue = "";
+    if (typeof dialog.showModal === "function") dialog.showModal();
+    else if (window.confirm($("leave-help").textContent)) request($("leave-game"), { type: "leave" });
+  });
+  $("leave-dialog").addEventListener("close", () => {
+    if ($("leave-dialog").returnValue === "leave") request($("leave-game"), { type: "leave" });
+  });
 
   function drawLastTrick() {
     const v = view();
@@ -394,13 +553,18 @@ document.addEventListener("DOMContentLoaded", () => {
     S.table.seats.forEach((entry, seat) => {
       const item = make("li");
       if (entry) {
-        if (entry.user === S.table.master) {
+        if (entry.user && entry.user === S.table.master) {
           const star = make("span", "star", "★");
           star.setAttribute("aria-label", T.master);
           item.append(star, " ");
         }
-        item.append(entry.user);
+        if (!entry.user) {
+          item.classList.add("robot");
+          item.append(robotIcon(), " ");
+        }
+        item.append(tableName(entry));
         if (seat === me) item.append(make("span", "you-tag", ` (${T.you})`));
+        appendFlagAndClock(item, seat);
       } else {
         item.append(make("span", "free", T.free_seat));
         if (loggedIn && me === null && !running() && S.table.status !== "closed") {
@@ -531,7 +695,13 @@ document.addEventListener("DOMContentLoaded", () => {
 
   function announce(event, previous) {
     if (!event || !previous) return;
-    const by = event.by || "";
+    // At a robot's seat `by` is null: name the seat instead.
+    const by = event.by
+      || (event.action && event.action.seat !== undefined ? seatName(event.action.seat) : "");
+    if (event.timeout && event.by) {
+      showNotice(fmt(T.timed_out, { user: event.by }));
+      return;
+    }
     if (event.kind === "act") {
       const a = event.action;
       const v = view();
@@ -549,6 +719,9 @@ document.addEventListener("DOMContentLoaded", () => {
     const texts = {
       sit: T.sat, stand: T.stood, options: T.options_changed, start: T.started, deal: T.dealt,
       end: T.ended, invite: T.invited, closed: T.closed,
+      away: T.went_away, back: T.came_back, abandoned: T.has_abandoned, leave: T.has_left,
+      resume: T.resumed, cancel_proposed: T.cancel_proposed, cancel_accepted: T.cancel_accepted,
+      cancel_refused: T.cancel_refused, cancel_expired: T.cancel_expired, cancelled: T.cancelled,
     };
     if (texts[event.kind]) showNotice(fmt(texts[event.kind], { user: event.user || by }));
   }

@@ -1,14 +1,32 @@
 """A player starts a practice game against three robots in 4-player pairs tute from the
-lobby, and plays it to the end in Debian's Chromium, against a real daphne run as `make run`
-runs it without Redis (the timer sweep and the robots inside the server process)."""
+lobby, and plays it to the end on the table page in Debian's Chromium, against a real daphne
+run as `make run` runs it without Redis (the timer sweep and the robots inside the server
+process)."""
 
 import pytest
 
 from games.models import Game, GameSeat
 from tests.accounts.factories import UserFactory
 from tests.e2e.test_accounts import in_db, log_in
+from tests.e2e.test_table import ARTIFACTS, ENABLED_ACTIONS, ENABLED_CARDS, no_sideways_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# What the player may do now, read from the page as they would see it.
+NEXT_STEP = """() => {
+  const shown = (el) => el && !el.hidden && !el.closest('[hidden]');
+  const heading = document.querySelector('#summary h2');
+  if (shown(heading) && heading.textContent === 'Game over') return 'over';
+  if (document.querySelector('#actions button:not([disabled])')) return 'action';
+  if (document.querySelector('#hand button:not([disabled])')) return 'card';
+  const next = document.getElementById('next-deal');
+  if (shown(next) && !next.disabled) return 'deal';
+  return null;
+}"""
+
+
+def drawn_count(page) -> int:
+    return int(page.locator("#table-app").get_attribute("data-count") or -1)
 
 
 def test_a_player_plays_a_practice_game_against_three_robots_to_the_end(
@@ -16,32 +34,68 @@ def test_a_player_plays_a_practice_game_against_three_robots_to_the_end(
 ):
     base = embedded_daphne_server
     player = in_db(lambda: UserFactory(username="solita"))
+    page.set_viewport_size({"width": 1280, "height": 900})
     log_in(page, base, "solita")
     page.goto(base + "/tables/")
     # The form's defaults: 4-player tute in pairs.
     page.get_by_role("button", name="Practice against robots").click()
     page.wait_for_url(base + "/tables/*/")
-    seats = page.locator("#live-seats li")
-    seats.first.wait_for()
-    assert seats.all_inner_texts()[0].startswith("solita")
-    assert [text.split(" ·")[0] for text in seats.all_inner_texts()[1:]] == [
-        "Robot (heuristic)"
-    ] * 3
+    page.locator("#hand button").first.wait_for()
+    seats = page.locator("#seats li")
+    texts = seats.all_inner_texts()
+    assert texts[0].startswith("★ solita (you)")
+    assert [text.strip() for text in texts[1:]] == ["Robot (heuristic)"] * 3
+    assert page.locator("#seats li.robot").count() == 3
+    # The felt shows the three robots too, the partner opposite (seat 2, at the top).
+    assert page.locator("#felt .seat-box.robot").count() == 3
+    assert page.locator("#felt .seat-box.pos-top").inner_text().startswith("Robot\nheuristic")
+    # Seated in a running game: the player may propose to cancel or leave, nothing else.
+    assert page.get_by_role("button", name="Propose to cancel").is_visible()
+    assert page.get_by_role("button", name="Leave the game").is_visible()
+    assert not page.get_by_role("button", name="Take my seat back").is_visible()
+
+    ARTIFACTS.mkdir(exist_ok=True)
     moves = 0
+    clicked: list[str] = []
     while True:
-        page.wait_for_selector("#live-actions button, #live-over:not([hidden])", timeout=20_000)
-        if page.locator("#live-over").is_visible():
+        step = page.wait_for_function(NEXT_STEP, timeout=30_000).json_value()
+        if step == "over":
             break
-        count = page.locator("#live").get_attribute("data-count")
-        page.locator("#live-actions button").first.click()
+        if moves == 2:
+            # The table with robots seated, at both widths, for people to look at.
+            page.screenshot(path=str(ARTIFACTS / "practice-1280.png"), full_page=True)
+            page.set_viewport_size({"width": 375, "height": 800})
+            page.screenshot(path=str(ARTIFACTS / "practice-375.png"), full_page=True)
+            assert no_sideways_scroll(page)
+            page.set_viewport_size({"width": 1280, "height": 900})
+        before = drawn_count(page)
+        if step == "action":
+            # A cante or a tute when offered: the robots' game goes on around it.
+            button = page.locator(ENABLED_ACTIONS).first
+            clicked.append(button.inner_text())
+            button.click()
+        elif step == "card":
+            page.locator(ENABLED_CARDS).first.click()
+        else:
+            page.locator("#next-deal").click()
         page.wait_for_function(
-            f"document.getElementById('live').dataset.count !== '{count}'", timeout=20_000
+            f"""() => Number(document.getElementById('table-app').dataset.count) > {before}
+                || !!document.querySelector('#error:not([hidden])')""",
+            timeout=30_000,
         )
         moves += 1
-    assert page.locator("#live-over").inner_text() == "Game over."
+
+    summary = page.locator("#summary")
+    assert summary.locator("h2").inner_text() == "Game over"
+    assert "won." in summary.locator(".winner-line").inner_text()
+    assert page.get_by_role("link", name="See the replay").is_visible()
+    # The game is over: nothing left to cancel or leave.
+    assert not page.get_by_role("button", name="Propose to cancel").is_visible()
+    assert not page.get_by_role("button", name="Leave the game").is_visible()
+    page.screenshot(path=str(ARTIFACTS / "practice-over-1280.png"), full_page=True)
     game = in_db(lambda: Game.objects.filter(seats__user=player).get())
     assert game.status == Game.Status.FINISHED
-    # Ten cards each: the player played at least a card a trick, the robots the rest.
+    # Ten cards each a deal: the player played at least a card a trick, the robots the rest.
     assert moves >= 10
     robots = in_db(
         lambda: list(GameSeat.objects.filter(game=game, user=None).values_list("seat", flat=True))

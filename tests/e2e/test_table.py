@@ -97,27 +97,38 @@ def chat(bruno, alicia) -> None:
     assert line.locator("b, i").count() == 0
 
 
-def test_two_players_open_join_and_play_a_whole_deal(browser, daphne_server):
-    in_db(lambda: [UserFactory(username="alicia", chips=1000), UserFactory(username="bruno")])
+def alicia_and_bruno(browser, base: str, **bruno_options):
+    """Alicia logged in a desktop-wide window, bruno in a phone-wide one."""
     alicia_context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
     bruno_context = browser.new_context(
-        locale="en-US", viewport={"width": 375, "height": 800}, has_touch=True
+        locale="en-US", viewport={"width": 375, "height": 800}, **bruno_options
     )
     alicia, bruno = alicia_context.new_page(), bruno_context.new_page()
-    for page in (alicia, bruno):
+    for page, name in ((alicia, "alicia"), (bruno, "bruno")):
         page.set_default_timeout(15_000)
-    log_in(alicia, daphne_server, "alicia")
-    log_in(bruno, daphne_server, "bruno")
+        log_in(page, base, name)
+    return alicia, bruno
+
+
+def open_tute_for_two(page, base: str) -> int:
+    """Open a 2-player tute table from the lobby; its id."""
+    page.goto(base + "/tables/")
+    page.locator("#id_variant").select_option("tute")
+    page.locator("#id_players").select_option("2")
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def test_two_players_open_join_and_play_a_whole_deal(browser, daphne_server):
+    in_db(lambda: [UserFactory(username="alicia", chips=1000), UserFactory(username="bruno")])
+    alicia, bruno = alicia_and_bruno(browser, daphne_server, has_touch=True)
+    alicia_context, bruno_context = alicia.context, bruno.context
 
     # Bruno waits in the lobby; the table alicia opens appears there without a reload.
     bruno.goto(daphne_server + "/tables/")
     bruno.get_by_text("No table matches").wait_for()
-    alicia.goto(daphne_server + "/tables/")
-    alicia.locator("#id_variant").select_option("tute")
-    alicia.locator("#id_players").select_option("2")
-    alicia.get_by_role("button", name="Open the table").click()
-    alicia.wait_for_url(re.compile(r"/tables/\d+/$"))
-    table_id = int(alicia.url.rstrip("/").rsplit("/", 1)[1])
+    table_id = open_tute_for_two(alicia, daphne_server)
     tile = bruno.locator(f'li[data-table-id="{table_id}"]')
     tile.wait_for()
     assert "1 free seat" in tile.inner_text() and "alicia" in tile.inner_text()
