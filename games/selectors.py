@@ -89,23 +89,6 @@ def game_outcome(*, game: Game) -> dict:
     return {"over": outcome.over, "winner": outcome.winner, "score": list(outcome.score)}
 
 
-# --- A player's games, for their profile ------------------------------------------------
-
-
-def players_with_profile() -> QuerySet[User]:
-    """Everyone who has a public profile: the players. Staff accounts (moderators, the
-    superuser) are not players: they have one only once they have sat at a game."""
-    return User.objects.filter(Q(is_staff=False) | Q(pk__in=GameSeat.objects.values("user_id")))
-
-
-def player_recent_games(*, user: User, limit: int = 20) -> QuerySet[GameSeat]:
-    return (
-        GameSeat.objects.filter(user=user)
-        .select_related("game")
-        .order_by("-game__created_at", "-game__pk")[:limit]
-    )
-
-
 def action_count(record: dict) -> int:
     """The number of actions in a record, across all its deals."""
     return sum(len(deal.get("actions", [])) for deal in record.get("deals", []))
@@ -315,3 +298,20 @@ def lobby_tables(
         seats.setdefault(s.table_id, []).append(s)
     rows = [table_summary(table=t, seats=seats.get(t.pk, [])) for t in tables]
     return [row for row in rows if row["free_seats"]] if free_seats else rows
+
+
+# --- A player's games, for their profile ------------------------------------------------
+
+
+def players_with_profile() -> QuerySet[User]:
+    """Everyone who has a public profile: the players. Staff accounts (moderators, the
+    superuser) are not players: they have one only once they have sat at a game."""
+    return User.objects.filter(Q(is_staff=False) | Q(pk__in=GameSeat.objects.values("user_id")))
+
+
+def player_recent_games(*, user: User, limit: int = 20) -> QuerySet[GameSeat]:
+    return (
+        GameSeat.objects.filter(user=user)
+        .select_related("game")
+        .order_by("-game__created_at", "-game__pk")[:limit]
+    )
