@@ -160,12 +160,12 @@ if REDIS_URL:
     _CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX", "tute")
     # redis-py 8 reads with a 5 s socket timeout by default, shorter than a layer's blocking
     # read: every idle connection would be dropped every 5 s.
-    if os.environ.get("CHANNEL_LAYER", "pubsub") == "pubsub":
-        # Redis pub/sub: a push reaches every daphne process at once over the connection it
-        # keeps subscribed, instead of one round trip per message (the load tool measured a
-        # third of the median and of the 99th percentile). Each process keeps its groups
-        # itself and subscribes again when Redis comes back. Nothing waits in Redis for a
-        # socket: every push is a whole state, so the next one heals a missed one.
+    if os.environ.get("CHANNEL_LAYER") == "pubsub":
+        # Redis pub/sub, not the default: a push reaches each daphne process over the
+        # connection it keeps subscribed instead of one round trip per message (the load tool
+        # measured a third of the median, docs/benchmarks.md), but channels-redis 4.3's
+        # pub/sub layer does not subscribe again after Redis restarts: its sockets would hear
+        # nothing more.
         CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -175,7 +175,7 @@ if REDIS_URL:
                 },
             }
         }
-    else:  # CHANNEL_LAYER=core: Redis lists, one per socket, and groups kept in Redis.
+    else:  # Redis lists, one per socket, and groups kept in Redis.
         CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
