@@ -160,12 +160,12 @@ if REDIS_URL:
     _CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX", "tute")
     # redis-py 8 reads with a 5 s socket timeout by default, shorter than a layer's blocking
     # read: every idle connection would be dropped every 5 s.
-    if os.environ.get("CHANNEL_LAYER") == "pubsub":
-        # Redis pub/sub, not the default: a push reaches each daphne process over the
-        # connection it keeps subscribed instead of one round trip per message (the load tool
-        # measured a third of the median, docs/benchmarks.md), but channels-redis 4.3's
-        # pub/sub layer does not subscribe again after Redis restarts: its sockets would hear
-        # nothing more.
+    if os.environ.get("CHANNEL_LAYER", "pubsub") == "pubsub":
+        # Redis pub/sub: a push reaches each daphne process over the connection it keeps
+        # subscribed, instead of one round trip per message through Redis lists. The load
+        # tool measured a third of the median, and no lost push, where the list layer
+        # (CHANNEL_LAYER=core) now and then lost one (channels#1683). Each process keeps its
+        # groups itself: they outlive a Redis restart, redis-py subscribes again.
         CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -175,7 +175,7 @@ if REDIS_URL:
                 },
             }
         }
-    else:  # Redis lists, one per socket, and groups kept in Redis.
+    else:  # CHANNEL_LAYER=core: Redis lists, one per socket, and groups kept in Redis.
         CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",

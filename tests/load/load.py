@@ -162,7 +162,11 @@ async def play_table(
                 moves += 1
             next_at += 1 / rate
     except TimeoutError:
-        tally.errors.append(f"table {table_id}: no frame in {TIMEOUT} s waiting for {waiting}")
+        counts = [c.state["count"] if c.state else None for c in clients]
+        tally.errors.append(
+            f"table {table_id}: no frame in {TIMEOUT} s waiting for {waiting}"
+            f" (the seats' last counts: {counts})"
+        )
     except (OSError, KeyError) as exc:
         tally.errors.append(f"table {table_id}: {type(exc).__name__} {exc}")
     except Exception as exc:  # a closed socket or a bad frame: counted, the others go on
