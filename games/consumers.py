@@ -11,9 +11,11 @@ another seat's hand.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
 
+from autobahn.exception import Disconnected  # daphne's WebSocket layer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -69,6 +71,12 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
     """Refuses frames over 4 KiB and frames that are not JSON, in the player's language."""
 
     language = settings.LANGUAGE_CODE
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        # The client may leave while a push for it is on its way: nobody to tell any more
+        # (its disconnect is being handled), and no reason to fail the consumer.
+        with contextlib.suppress(Disconnected):
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         raw = text_data.encode("utf-8") if text_data is not None else (bytes_data or b"")
