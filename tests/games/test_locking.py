@@ -53,9 +53,7 @@ def test_a_move_waiting_for_the_lock_sees_the_move_made_meanwhile_and_is_stale()
     assert holding.wait(10)
     # From the same screen (the same count): it must wait, then find the game moved on.
     with pytest.raises(TableError) as refused:
-        services.game_act(
-            table_id=table.pk, user=users[seat], action=second.to_dict(), count=count
-        )
+        services.game_act(table_id=table.pk, user=users[seat], action=second.to_dict(), count=count)
     other.join(10)
     assert refused.value.code == "stale"
     record = Game.objects.get(pk=game.pk).record
