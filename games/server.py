@@ -6,14 +6,21 @@ the first socket that connects.
 - In the embedded default (no REDIS_URL: no Celery worker, no beat) it runs the timer sweep
   (games/timers.py) about once a second. The sweep, robots' thinking included, runs in a
   worker thread, never on the event loop.
+
+The sockets' database work runs on a pool of `DATABASE_THREADS` threads (`database`), not on
+asgiref's one shared thread: each table's moves are serialised by the table's row lock, and
+the tables no longer wait for one another.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -26,6 +33,41 @@ logger = logging.getLogger(__name__)
 PROCESS_ID = uuid.uuid4()
 SWEEP_SECONDS = 1.0
 _loop_task: asyncio.Task | None = None
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _database_executor() -> ThreadPoolExecutor:
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(
+                max_workers=settings.DATABASE_THREADS, thread_name_prefix="database"
+            )
+        return _executor
+
+
+def _connected(function):
+    """`function`, its thread's database connection checked before and handed back to the
+    pool (or closed) after, as Django does around a request."""
+
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        close_old_connections()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return run
+
+
+def database(function):
+    """`function` as an awaitable run on the sockets' database threads: Channels'
+    `database_sync_to_async`, on several threads instead of one."""
+    return sync_to_async(
+        _connected(function), thread_sensitive=False, executor=_database_executor()
+    )
 
 
 def embedded() -> bool:
@@ -35,17 +77,9 @@ def embedded() -> bool:
 
 def in_thread(function, **kwargs):
     """Run `function(**kwargs)` in a worker thread with a database connection of its own,
-    closed afterwards; awaitable."""
-
-    def run():
-        close_old_connections()
-        try:
-            return function(**kwargs)
-        finally:
-            close_old_connections()
-
-    # thread_sensitive=False: a slow robot never holds up the sockets' database thread.
-    return sync_to_async(run, thread_sensitive=False)()
+    handed back afterwards; awaitable. Not on the sockets' database threads: a slow robot
+    never holds them up."""
+    return sync_to_async(_connected(function), thread_sensitive=False)(**kwargs)
 
 
 async def _run() -> None:
