@@ -69,13 +69,16 @@ format: install-dev
 	$(VENV)/bin/ruff check --fix .
 
 ## make bench: benchmarks that print their figures (ratios against a baseline in the same run).
-## The load tool (tests/load/load.py) needs PostgreSQL and Redis: LOAD_TABLES, LOAD_SECONDS size it.
-LOAD_TABLES ?= 50
-LOAD_SECONDS ?= 60
+## The load tool (tests/load/load.py) needs PostgreSQL and Redis: it plays each number of tables
+## of LOAD_TABLES in turn for LOAD_SECONDS, on LOAD_DAPHNES daphne processes.
+LOAD_TABLES ?= 25,50,100,200
+LOAD_SECONDS ?= 30
+LOAD_DAPHNES ?= 1
 bench: install-dev
 	$(PY) -m tests.load.bench
 	@if [ -n "$$REDIS_URL" ] && [[ "$$DATABASE_URL" == postgres* ]]; then \
-	  $(PY) -m tests.load.load --tables $(LOAD_TABLES) --seconds $(LOAD_SECONDS); \
+	  $(PY) -m tests.load.load --tables $(LOAD_TABLES) --seconds $(LOAD_SECONDS) \
+	    --daphnes $(LOAD_DAPHNES); \
 	else echo '{"bench": "load", "skipped": "set DATABASE_URL (PostgreSQL) and REDIS_URL"}'; fi
 
 ## make mutation: mutation testing of the engine's rules (slow: run it in the background).

@@ -1,10 +1,11 @@
 """WebSocket consumers of a table and of the lobby (docs/protocol.md).
 
 A consumer only parses a message, checks who is asking and calls one service of
-games/services.py in one sync function (`database_sync_to_async`), where the service's
-`atomic()` block and its `select_for_update` live. It keeps no game state: the state frames it
-forwards were built by the service that changed the table, one per seat, and it joins only the
-group of its own seat (or the spectators'), so it never holds another seat's hand.
+games/services.py in one sync function (`server.database`: on the process's database
+threads), where the service's `atomic()` block and its `select_for_update` live. It keeps no
+game state: the state frames it forwards were built by the service that changed the table, one
+per seat, and it joins only the group of its own seat (or the spectators'), so it never holds
+another seat's hand.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import json
 import logging
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -141,7 +141,7 @@ class TableConsumer(JsonSocket):
         self.seat: int | None = None
         server.ensure_running()
         await self.accept()
-        guests = await database_sync_to_async(self._arrive)()
+        guests = await server.database(self._arrive)()
         if guests is None:
             await self.send_error("unknown_table", _("There is no such table."), request=None)
             await self.close(CLOSE_UNKNOWN_TABLE)
@@ -202,9 +202,7 @@ class TableConsumer(JsonSocket):
     async def refresh(self, frame: dict[str, Any] | None = None) -> None:
         """Read this user's state afresh, join their seat's group (or the spectators') and
         send the whole state."""
-        fresh = await database_sync_to_async(table_state_for)(
-            table_id=self.table_id, user=self.user
-        )
+        fresh = await server.database(table_state_for)(table_id=self.table_id, user=self.user)
         if fresh is None:
             return
         if frame is not None:
@@ -218,9 +216,7 @@ class TableConsumer(JsonSocket):
             self.group, self.seat = group, seat
             # Read again: a push sent before joining the new group may have been missed.
             fresh = (
-                await database_sync_to_async(table_state_for)(
-                    table_id=self.table_id, user=self.user
-                )
+                await server.database(table_state_for)(table_id=self.table_id, user=self.user)
                 or fresh
             )
             if frame is not None:
@@ -292,7 +288,7 @@ class TableConsumer(JsonSocket):
         except ValueError as exc:
             await self.send_error("malformed", exc.args[0], request=request)
             return
-        error = await database_sync_to_async(self._call)(call[0], arguments)
+        error = await server.database(self._call)(call[0], arguments)
         if error is not None:
             await self.send_error(
                 error.code,
@@ -316,7 +312,7 @@ class TableConsumer(JsonSocket):
 
     async def error_context(self) -> dict[str, Any]:
         """`table_id` and the game's current action count, for an error frame."""
-        return {"table_id": self.table_id, "count": await database_sync_to_async(self._count)()}
+        return {"table_id": self.table_id, "count": await server.database(self._count)()}
 
     def _count(self) -> int:
         record = (
@@ -395,7 +391,7 @@ class LobbyConsumer(JsonSocket):
         await self.channel_layer.group_discard(push.LOBBY_GROUP, self.channel_name)
 
     async def send_tables(self) -> None:
-        tables = await database_sync_to_async(lobby_tables)()
+        tables = await server.database(lobby_tables)()
         await self.send_json({"type": "tables", "tables": tables})
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:

@@ -42,7 +42,7 @@ TABLE_OPTIONS = (
 # Rebuilt states by (game, deals, actions): a record only ever grows, so that key names one
 # record exactly. A miss (another process served the last move, a restart) rebuilds it.
 _STATES: OrderedDict[tuple[int, int, int], GameState] = OrderedDict()
-_STATES_KEPT = 256
+_STATES_KEPT = 1024
 _STATES_LOCK = threading.Lock()  # daphne runs sync code in more than one thread
 
 
@@ -150,11 +150,13 @@ def _utc(moment: Any) -> str:
     return moment.isoformat().replace("+00:00", "Z")
 
 
-def game_live(*, game: Game, move_time: int) -> dict[str, Any]:
+def game_live(*, game: Game, move_time: int, seats: list[GameSeat] | None = None) -> dict[str, Any]:
     """Who plays each seat, the running timer and the open cancel proposal of a game: the
-    parts of a `state` frame every seat sees alike (docs/protocol.md)."""
+    parts of a `state` frame every seat sees alike (docs/protocol.md). `seats`, when given,
+    are the game's seats with their users, in seat order."""
     now = timezone.now()
-    seats = list(game.seats.select_related("user").order_by("seat"))
+    if seats is None:
+        seats = list(game.seats.select_related("user").order_by("seat"))
     names = {gs.user_id: gs.user.username for gs in seats if gs.user_id is not None}
     deadline = None
     if game.status == Game.Status.PLAYING and game.deadline_at is not None:
@@ -245,14 +247,19 @@ def state_frames(
     game: Game | None,
     state: GameState | None,
     only: list[int | None] | None = None,
+    game_seats: list[GameSeat] | None = None,
 ) -> dict[int | None, dict[str, Any]]:
     """One `state` frame per seat (keyed by seat number) and one for spectators (key None),
     each holding only what that seat may see; `only` picks some of them. `event` is None and
-    `you` is left for the socket to add."""
+    `you` is left for the socket to add. `game_seats`: as `game_live()` takes them."""
     summary = table_summary(table=table, seats=seats)
     chat = chat_history(table=table)
     count = action_count(game.record) if game is not None else 0
-    live = game_live(game=game, move_time=table.move_time) if game is not None else {}
+    live = (
+        game_live(game=game, move_time=table.move_time, seats=game_seats)
+        if game is not None
+        else {}
+    )
     frames: dict[int | None, dict[str, Any]] = {}
     for seat in [*range(table.players), None] if only is None else only:
         # A spectator sees the game and the chat only while the table admits guests.

@@ -9,15 +9,22 @@ the first socket that connects.
 - With the Redis channel layer it notices, about once a second, when that Redis lost its
   data (restarted empty): every socket of this process then joins its groups again and
   reads the whole state, since the groups it had joined are gone and pushes were lost.
+
+The sockets' database work runs on a pool of `DATABASE_THREADS` threads (`database`), not on
+asgiref's one shared thread: each table's moves are serialised by the table's row lock, and
+the tables no longer wait for one another.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import threading
 import time
 import uuid
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -37,6 +44,41 @@ SOCKETS: weakref.WeakSet = weakref.WeakSet()
 # second, it is missing only when Redis lost its data.
 LAYER_MARK_SECONDS = 300
 _layer_marked = False
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _database_executor() -> ThreadPoolExecutor:
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(
+                max_workers=settings.DATABASE_THREADS, thread_name_prefix="database"
+            )
+        return _executor
+
+
+def _connected(function):
+    """`function`, its thread's database connection checked before and handed back to the
+    pool (or closed) after, as Django does around a request."""
+
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        close_old_connections()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return run
+
+
+def database(function):
+    """`function` as an awaitable run on the sockets' database threads: Channels'
+    `database_sync_to_async`, on several threads instead of one."""
+    return sync_to_async(
+        _connected(function), thread_sensitive=False, executor=_database_executor()
+    )
 
 
 def embedded() -> bool:
@@ -46,17 +88,9 @@ def embedded() -> bool:
 
 def in_thread(function, **kwargs):
     """Run `function(**kwargs)` in a worker thread with a database connection of its own,
-    closed afterwards; awaitable."""
-
-    def run():
-        close_old_connections()
-        try:
-            return function(**kwargs)
-        finally:
-            close_old_connections()
-
-    # thread_sensitive=False: a slow robot never holds up the sockets' database thread.
-    return sync_to_async(run, thread_sensitive=False)()
+    handed back afterwards; awaitable. Not on the sockets' database threads: a slow robot
+    never holds them up."""
+    return sync_to_async(_connected(function), thread_sensitive=False)(**kwargs)
 
 
 async def layer_lost_data() -> bool:

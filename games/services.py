@@ -170,18 +170,20 @@ def _broadcast(
     lobby: bool = True,
     seats: list[TableSeat] | None = None,
     state: Any = None,
+    game_seats: list[GameSeat] | None = None,
     skip_seat: int | None = None,
 ) -> None:
     """After commit, push each seat its own view and the spectators theirs (and the lobby
     the table's new row). The frames are built now, so they describe this transaction.
-    `seats` and `state` may be passed when the caller has them current. `skip_seat`'s group
-    gets nothing (a player coming back reads the whole state as their socket connects)."""
+    `seats`, `state` and `game_seats` may be passed when the caller has them current.
+    `skip_seat`'s group gets nothing (a player coming back reads the whole state as their
+    socket connects)."""
     if seats is None:
         seats = table_seats(table=table)
     game = table.game
     if state is None and game is not None:
         state = game_state(game=game)
-    frames = state_frames(table=table, seats=seats, game=game, state=state)
+    frames = state_frames(table=table, seats=seats, game=game, state=state, game_seats=game_seats)
     if skip_seat is not None:
         frames.pop(skip_seat, None)
     messages = push.table_messages(table.pk, frames, event)
@@ -562,26 +564,55 @@ def game_act(
         raise TableError("malformed", translate_engine_error(str(exc)).message) from None
     if act.seat != seat:
         raise TableError("not_your_seat", _("That seat is not yours."))
-    game_seat = _playing_seat(game, seat)
+    # The game's seats are read once for the whole move: the check, the timer, the frames.
+    game_seats = _game_seats(game)
+    game_seat = _playing_seat(game, seat, game_seats)
     if game_seat.timeouts:
         # The player acts again: the seat is theirs again (RULES.md §11).
         game_seat.timeouts = 0
         game_seat.save(update_fields=["timeouts"])
     event = {"kind": "act", "action": act.to_dict(), "by": user.username}
-    _apply(table=table, game=game, state=game_state(game=game), act=act, event=event)
+    _apply(
+        table=table,
+        game=game,
+        state=game_state(game=game),
+        act=act,
+        event=event,
+        seats=seats,
+        game_seats=game_seats,
+    )
     return game
 
 
-def _playing_seat(game: Game, seat: int) -> GameSeat:
-    game_seat = game.seats.get(seat=seat)
+def _game_seats(game: Game) -> list[GameSeat]:
+    return list(game.seats.select_related("user").order_by("seat"))
+
+
+def _playing_seat(game: Game, seat: int, game_seats: list[GameSeat] | None = None) -> GameSeat:
+    if game_seats is None:
+        game_seat = game.seats.get(seat=seat)
+    else:
+        game_seat = next(gs for gs in game_seats if gs.seat == seat)
     if game_seat.abandoned:
         raise TableError("invalid", _("You abandoned this game: a robot plays your seat."))
     return game_seat
 
 
-def _apply(*, table: Table, game: Game, state: Any, act: Action, event: dict[str, Any]) -> None:
+def _apply(
+    *,
+    table: Table,
+    game: Game,
+    state: Any,
+    act: Action,
+    event: dict[str, Any],
+    seats: list[TableSeat] | None = None,
+    game_seats: list[GameSeat] | None = None,
+) -> None:
     """Apply one action to a locked table's running game: the engine checks it, the record
-    gets it, the next timer is set (or the game ends), everyone is pushed their view."""
+    gets it, the next timer is set (or the game ends), everyone is pushed their view.
+    `seats` and `game_seats`, when given, are the table's and the game's seats, current."""
+    if game_seats is None:
+        game_seats = _game_seats(game)
     try:
         state.apply(act)
     except IllegalAction as exc:
@@ -590,19 +621,22 @@ def _apply(*, table: Table, game: Game, state: Any, act: Action, event: dict[str
     game.record["deals"][-1]["actions"].append(act.to_dict())
     _remember_on_commit(game, state)
     if state.over:
-        _finish(table=table, game=game, state=state)
+        _finish(table=table, game=game, state=state, game_seats=game_seats)
         event = {**event, "kind": "end"}
         game.save()
         # In the same transaction as the end: a finished game is never without its result.
         game_hand_off(game=game)
     else:
-        _schedule(table=table, game=game, state=state)
+        _schedule(table=table, game=game, state=state, game_seats=game_seats)
         game.save(update_fields=["record", *DEADLINE_FIELDS])
-    _broadcast(table, event, lobby=state.over, state=state)
+    _broadcast(table, event, lobby=state.over, state=state, seats=seats, game_seats=game_seats)
 
 
-def _finish(*, table: Table, game: Game, state: Any) -> None:
-    """Mark a game over: result, end time, each seat's outcome; the table waits for the next."""
+def _finish(
+    *, table: Table, game: Game, state: Any, game_seats: list[GameSeat] | None = None
+) -> None:
+    """Mark a game over: result, end time, each seat's outcome; the table waits for the next.
+    `game_seats`, when given, are the game's seats, current; they get their outcomes."""
     outcome = state.outcome()
     winners = set(outcome.winner if isinstance(outcome.winner, list) else [outcome.winner])
     now = timezone.now()
@@ -610,7 +644,7 @@ def _finish(*, table: Table, game: Game, state: Any) -> None:
     game.result = {"winner": outcome.winner, "score": list(outcome.score)}
     game.finished_at = game.ended_at = now
     _clear_deadline(game)
-    for gs in game.seats.all():
+    for gs in game_seats if game_seats is not None else game.seats.all():
         # A player who abandoned loses whatever the result (RULES.md §11).
         won = state.side_of[gs.seat] in winners and not gs.abandoned
         gs.outcome = GameSeat.Outcome.WON if won else GameSeat.Outcome.LOST
@@ -712,7 +746,9 @@ def _clear_deadline(game: Game) -> None:
     game.deadline_kind = ""
 
 
-def _schedule(*, table: Table, game: Game, state: Any) -> None:
+def _schedule(
+    *, table: Table, game: Game, state: Any, game_seats: list[GameSeat] | None = None
+) -> None:
     """Set the game's one timer from the position (the caller saves `DEADLINE_FIELDS`).
 
     The seat the game waits for gets `move_time` seconds, or a robot acts for it after the
@@ -721,7 +757,7 @@ def _schedule(*, table: Table, game: Game, state: Any) -> None:
     the seat on turn; a robot on turn gives a player who may still sing their move time.
     A timer that did not change keeps its deadline, so a countdown never starts again."""
     now = timezone.now()
-    seats = list(game.seats.all())
+    seats = game_seats if game_seats is not None else list(game.seats.all())
     move_time = table.move_time
     robots = {gs.seat for gs in seats if robot_playing(gs, move_time=move_time)}
     # Nobody to show the cards to: robots play on at once.
@@ -875,7 +911,8 @@ def game_timer_act(
     if kind == Deadline.DEAL:
         _deal_next(table=table, game=game, state=state, by=None)
         return True
-    game_seat = game.seats.select_related("user").get(seat=seat)
+    game_seats = _game_seats(game)
+    game_seat = next(gs for gs in game_seats if gs.seat == seat)
     if kind == Deadline.MOVE:
         game_seat.timeouts += 1
         game_seat.save(update_fields=["timeouts"])
@@ -887,7 +924,7 @@ def game_timer_act(
         "robot": robot,
         "timeout": kind == Deadline.MOVE,
     }
-    _apply(table=table, game=game, state=state, act=act, event=event)
+    _apply(table=table, game=game, state=state, act=act, event=event, game_seats=game_seats)
     return True
 
 

@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 import uuid
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -123,10 +124,41 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     from django.conf import settings
 
     db = settings.DATABASES["default"]
+    # The test process itself runs without psycopg's pool: its threads (sync_to_async in the
+    # tests) keep their connections, which a pool never gets back, and the test database could
+    # not be dropped at the end. The daphne and Celery processes it starts pool as in production.
+    db.get("OPTIONS", {}).pop("pool", None)
     if db["ENGINE"] == "django.db.backends.sqlite3":
         # One file per test process, so that two runs in the same tree never share it.
         name = f"tute-test-{os.getpid()}.sqlite3"
         db.setdefault("TEST", {})["NAME"] = str(Path(tempfile.gettempdir()) / name)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, which it drops at the end: first let the backends of
+    the daphne and Celery processes the tests stopped go (their pools' connections end with
+    them, a moment later), so that the drop never finds the database in use."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        others = (
+            "from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()"
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            cursor.execute(f"select count(*) {others}")
+            if cursor.fetchone()[0] == 0:
+                break
+            time.sleep(0.1)
+        else:
+            cursor.execute(f"select pid, application_name, query {others}")
+            warnings.warn(f"sessions left on the test database: {cursor.fetchall()}", stacklevel=1)
+            cursor.execute(f"select pg_terminate_backend(pid) {others}")
+    connection.close()
 
 
 @pytest.fixture(scope="session", autouse=True)

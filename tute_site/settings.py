@@ -128,6 +128,17 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent daphne threads write too; wait for the lock instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+elif os.environ.get("DB_POOL", "1") == "1" and not DATABASES["default"]["CONN_MAX_AGE"]:
+    # psycopg's pool: a move borrows one of a few open connections instead of starting a new
+    # PostgreSQL backend (Django's advice for ASGI, where persistent connections leak with
+    # their threads). Each process opens `min_size` at once and at most `max_size`.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
+        "max_size": int(os.environ.get("DB_POOL_MAX", "12")),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
+    }
+# Threads of each daphne process that run the sockets' database work (games/server.py).
+DATABASE_THREADS = int(os.environ.get("DATABASE_THREADS", "8"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The leaderboards' covering indexes (INCLUDE) speed up PostgreSQL; SQLite, the embedded
 # default, builds them without the included columns, which is all it needs.
@@ -146,24 +157,43 @@ CACHES = {
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # redis-py 8 reads with a 5 s socket timeout by default, shorter than the
-                # layer's blocking BZPOPMIN: every idle socket would be dropped every 5 s.
-                # redis-py 8's async pool raises past 100 connections: a burst of sockets
-                # leaving at once (hundreds of group_discard) failed with MaxConnectionsError
-                # under the load tool, leaving them in their groups.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}],
-                # A table pushes one message per seat per move; the default 100 is too tight
-                # for a busy lobby. A lost push is harmless anyway: each one carries the whole view.
-                "capacity": 1500,
-                "expiry": 30,
-                "prefix": os.environ.get("CHANNEL_PREFIX", "tute"),
-            },
+    _CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX", "tute")
+    # redis-py 8 reads with a 5 s socket timeout by default, shorter than a layer's blocking
+    # read: every idle connection would be dropped every 5 s.
+    if os.environ.get("CHANNEL_LAYER") == "pubsub":
+        # Redis pub/sub, not the default: a push reaches each daphne process over the
+        # connection it keeps subscribed instead of one round trip per message (the load tool
+        # measured a third of the median, docs/benchmarks.md), but channels-redis 4.3's
+        # pub/sub layer does not subscribe again after Redis restarts: its sockets would hear
+        # nothing more.
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {
+                    "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                    "prefix": _CHANNEL_PREFIX,
+                },
+            }
         }
-    }
+    else:  # Redis lists, one per socket, and groups kept in Redis.
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {
+                    # redis-py 8's async pool raises past 100 connections: a burst of sockets
+                    # leaving at once (hundreds of group_discard) failed with
+                    # MaxConnectionsError under the load tool, leaving them in their groups.
+                    "hosts": [
+                        {"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}
+                    ],
+                    # A table pushes one message per seat per move; the default 100 is too
+                    # tight for a busy lobby.
+                    "capacity": 1500,
+                    "expiry": 30,
+                    "prefix": _CHANNEL_PREFIX,
+                },
+            }
+        }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False

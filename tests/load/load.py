@@ -2,7 +2,8 @@
 following docs/protocol.md, against a real daphne on PostgreSQL and Redis with a real Celery
 worker; and, in the same run, a bare Channels echo consumer under the same load as baseline.
 
-    python -m tests.load.load [--tables N] [--seconds S] [--rate MOVES_PER_S_PER_TABLE]
+    python -m tests.load.load [--tables N[,N...]] [--seconds S] [--rate MOVES_PER_S_PER_TABLE]
+                              [--daphnes N]
 
 Each seat logs in with its own session cookie and keeps the latest `state`; when its view has
 legal actions, the project's `random` robot picks one of `view.legal_actions` (any seat with a
@@ -13,6 +14,12 @@ frames, timeouts, closed sockets), and the CPU and memory of each process (read 
 The echo baseline has the same number of groups of four sockets, at the same pace: one sends,
 all four receive. Everything is bounded by --seconds and listens on 127.0.0.1 only.
 
+With `--daphnes N`, N daphne processes serve the site behind the one Redis, as the site grows
+past one machine: the four seats of a table connect to different processes where N allows, so
+every move also crosses processes through the channel layer. With `--tables 25,50,100`, it
+plays 25 tables, then 50, then 100, each for --seconds, and reports the most moves a second
+it sustained with a 99th percentile under 250 ms (`load-capacity`).
+
 It runs on a throwaway PostgreSQL database made like the tests' (DATABASE_URL names the
 server) and on REDIS_URL's Redis (channel layer and Celery broker).
 """
@@ -21,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -68,7 +76,7 @@ def robot_choice(robot: Any, view: dict[str, Any]) -> dict[str, Any]:
 
 
 async def play_table(
-    base_url: str,
+    base_urls: list[str],
     table_id: int,
     sessions: list[str],
     tally: Tally,
@@ -86,8 +94,12 @@ async def play_table(
     rng = random.Random(seed)
     robot = get_bot("random", rng=rng)
     clients: list[TableClient] = []
+    waiting = "the first states"
     try:
-        clients = [await TableClient.open(base_url, table_id, s) for s in sessions]
+        clients = [
+            await TableClient.open(base_urls[(table_id + n) % len(base_urls)], table_id, s)
+            for n, s in enumerate(sessions)
+        ]
         moves = 0
         # Spread the tables' moves over the second instead of all at once.
         await asyncio.sleep(rng.random() / rate)
@@ -112,6 +124,7 @@ async def play_table(
             start = time.perf_counter()
             await sender.send(message)
             # A refusal goes to the sender alone; a change to every seat.
+            waiting = f"the answer to {message}"
             answer = await asyncio.wait_for(sender.receive(), TIMEOUT)
             if answer["type"] != "state":
                 tally.errors.append(f"table {table_id}: {message} -> {answer}")
@@ -120,13 +133,16 @@ async def play_table(
                 next_at += 1 / rate
                 continue
             others = [c for c in clients if c is not sender]
+            waiting = f"the other seats' frames after {message}"
             await asyncio.wait_for(asyncio.gather(*(c.receive() for c in others)), TIMEOUT)
             elapsed = time.perf_counter() - start
             if message["type"] == "act":
                 tally.times.append(elapsed)
                 moves += 1
             next_at += 1 / rate
-    except (TimeoutError, OSError, KeyError) as exc:
+    except TimeoutError:
+        tally.errors.append(f"table {table_id}: no frame in {TIMEOUT} s waiting for {waiting}")
+    except (OSError, KeyError) as exc:
         tally.errors.append(f"table {table_id}: {type(exc).__name__} {exc}")
     except Exception as exc:  # a closed socket or a bad frame: counted, the others go on
         tally.errors.append(f"table {table_id}: {type(exc).__name__} {exc}")
@@ -167,7 +183,7 @@ async def echo_group(
 
 
 async def run_tables(
-    base_url: str,
+    base_urls: list[str],
     tables: list[tuple[int, list[str]]],
     *,
     seconds: float,
@@ -179,7 +195,7 @@ async def run_tables(
     await asyncio.gather(
         *(
             play_table(
-                base_url,
+                base_urls,
                 table_id,
                 sessions,
                 tally,
@@ -326,7 +342,11 @@ def make_tables(count: int) -> list[tuple[int, list[str]]]:
     return tables
 
 
-def load_run(tables: int, seconds: float, rate: float) -> list[dict[str, Any]]:
+def load_run(
+    steps: list[int], seconds: float, rate: float, daphnes: int = 1, emit=None
+) -> list[dict[str, Any]]:
+    """Play `steps[0]` tables for `seconds`, then `steps[1]`, ... on the same servers, then the
+    echo baseline at the largest step; `emit` gets each figure as it is measured."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
     os.environ.setdefault("CHANNEL_PREFIX", f"tute-load-{os.getpid()}")
     import django
@@ -346,56 +366,102 @@ def load_run(tables: int, seconds: float, rate: float) -> list[dict[str, Any]]:
     workdir = Path(tempfile.mkdtemp(prefix="tute-load-"))
     db = settings.DATABASES["default"]
     db.setdefault("TEST", {})["NAME"] = f"load_{db['NAME']}_{os.getpid()}"
+    db.get("OPTIONS", {}).pop("pool", None)  # this process only makes the tables
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     old = setup_databases(verbosity=0, interactive=False)
     results: list[dict[str, Any]] = []
+
+    def report(line: dict[str, Any]) -> None:
+        results.append(line)
+        if emit is not None:
+            emit(line)
+
     try:
-        made = make_tables(tables)
+        made = make_tables(max(steps))
         connections.close_all()
         # A queue of this run's own: no task of another run on the same Redis reaches it.
         queue = f"load-{os.getpid()}"
         env = _child_env(database_url_for_tests(), CELERY_QUEUE=queue)
-        worker = start_celery_worker(queue, workdir / "celery.log", CELERY_QUEUE=queue)
+        worker = start_celery_worker(queue, workdir / "celery.log")
         try:
-            with daphne(env, workdir / "daphne.log") as site:
-                daphne_pid = next(
-                    p for p in pids_named("python") + pids_named("daphne") if _serves(p, site)
-                )
-                sampler = Sampler(
-                    {
-                        "daphne": lambda: [daphne_pid],
-                        "celery_worker": lambda: [worker.pid],
-                        "load_client": lambda: [os.getpid()],
-                        "redis_server (shared)": lambda: pids_named("redis-server"),
-                        "postgres (shared, all)": lambda: pids_named("postgres"),
-                    }
-                )
-                live = asyncio.run(
-                    sampled(run_tables(site, made, seconds=seconds, rate=rate), sampler)
-                )
-                processes = sampler.report()
+            with contextlib.ExitStack() as stack:
+                sites = [
+                    stack.enter_context(daphne(env, workdir / f"daphne-{n}.log"))
+                    for n in range(daphnes)
+                ]
+                daphne_pids = [
+                    p
+                    for p in pids_named("python") + pids_named("daphne")
+                    if any(_serves(p, site) for site in sites)
+                ]
+                for tables in steps:
+                    sampler = Sampler(
+                        {
+                            f"daphne (x{daphnes})": lambda: daphne_pids,
+                            "celery_worker": lambda: [worker.pid],
+                            "load_client": lambda: [os.getpid()],
+                            "redis_server (shared)": lambda: pids_named("redis-server"),
+                            "postgres (shared, all)": lambda: pids_named("postgres"),
+                        }
+                    )
+                    live = asyncio.run(
+                        sampled(
+                            run_tables(sites, made[:tables], seconds=seconds, rate=rate),
+                            sampler,
+                        )
+                    )
+                    processes = sampler.report()
+                    # The clients have closed their sockets: let daphne finish with them
+                    # (a consumer still leaving when daphne stops logs its cancellation).
+                    time.sleep(3)
+                    figures = live.figures("load", tables)
+                    figures.update(
+                        daphnes=daphnes,
+                        games_started=live.games_started,
+                        daphne_tracebacks=sum(
+                            _serving_part(workdir / f"daphne-{n}.log").count("Traceback")
+                            for n in range(daphnes)
+                        ),
+                    )
+                    report(figures)
+                    report({"bench": "processes", "tables": tables, **processes})
             with daphne(env, workdir / "echo.log", app="tests.load.echo_asgi:application") as echo:
-                bare = asyncio.run(run_echo(echo, tables, seconds=min(seconds, 30), rate=rate))
+                bare = asyncio.run(run_echo(echo, max(steps), seconds=min(seconds, 30), rate=rate))
         finally:
             stop(worker, timeout=15)
-        tracebacks = (workdir / "daphne.log").read_text().count("Traceback")
-        figures = live.figures("load", tables)
-        figures.update(games_started=live.games_started, daphne_tracebacks=tracebacks)
-        baseline = bare.figures("echo-baseline", tables)
-        results = [
-            figures,
-            baseline,
+        baseline = bare.figures("echo-baseline", max(steps))
+        report(baseline)
+        largest = [r for r in results if r["bench"] == "load"][-1]
+        report(
             {
                 "bench": "load-vs-echo",
-                "median_ratio": round(figures["median_ms"] / max(baseline["median_ms"], 1e-9), 2),
-                "p99_ratio": round(figures["p99_ms"] / max(baseline["p99_ms"], 1e-9), 2),
-            },
-            {"bench": "processes", **processes},
+                "tables": largest["tables"],
+                "median_ratio": round(largest["median_ms"] / max(baseline["median_ms"], 1e-9), 2),
+                "p99_ratio": round(largest["p99_ms"] / max(baseline["p99_ms"], 1e-9), 2),
+            }
+        )
+        held = [
+            r for r in results if r["bench"] == "load" and r["p99_ms"] < 250 and not r["errors"]
         ]
+        report(
+            {
+                "bench": "load-capacity",
+                "most_moves_per_s_with_p99_under_250ms": max(
+                    (r["moves_per_s"] for r in held), default=0
+                ),
+                "at_tables": max(held, key=lambda r: r["moves_per_s"])["tables"] if held else None,
+            }
+        )
     finally:
         connections.close_all()
         teardown_databases(old, verbosity=0)
     return results
+
+
+def _serving_part(log: Path) -> str:
+    """A daphne log up to its shutdown (after it, the cancelled consumers' cleanup may log)."""
+    text = log.read_text()
+    return text.split("Killed ", 1)[0]
 
 
 def _serves(pid: int, base_url: str) -> bool:
@@ -409,12 +475,23 @@ def _serves(pid: int, base_url: str) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument(
+        "--tables",
+        default="20",
+        help="tables, or steps of a sweep played one after the other: 25,50,100",
+    )
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--rate", type=float, default=1.0, help="moves a second per table")
+    parser.add_argument("--daphnes", type=int, default=1, help="daphne processes")
     args = parser.parse_args()
-    for line in load_run(args.tables, min(args.seconds, 600), args.rate):
-        print(json.dumps(line), flush=True)
+    steps = [int(n) for n in str(args.tables).split(",")]
+    load_run(
+        steps,
+        min(args.seconds, 600),
+        args.rate,
+        args.daphnes,
+        emit=lambda line: print(json.dumps(line), flush=True),
+    )
 
 
 if __name__ == "__main__":

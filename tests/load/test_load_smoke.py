@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 @pytest.mark.asyncio
 async def test_two_tables_of_robots_play_over_real_sockets(daphne_server):
     tables = await sync_to_async(make_tables)(2)
-    tally = await run_tables(daphne_server, tables, seconds=30, rate=20, max_moves=6)
+    tally = await run_tables([daphne_server], tables, seconds=30, rate=20, max_moves=6)
     assert tally.errors == []
     assert len(tally.times) == 12 and all(0 < t < 10 for t in tally.times)
     figures = tally.figures("load", 2)
