@@ -6,6 +6,9 @@ the first socket that connects.
 - In the embedded default (no REDIS_URL: no Celery worker, no beat) it runs the timer sweep
   (games/timers.py) about once a second. The sweep, robots' thinking included, runs in a
   worker thread, never on the event loop.
+- With the Redis channel layer it notices, about once a second, when that Redis lost its
+  data (restarted empty): every socket of this process then joins its groups again and
+  reads the whole state, since the groups it had joined are gone and pushes were lost.
 
 The sockets' database work runs on a pool of `DATABASE_THREADS` threads (`database`), not on
 asgiref's one shared thread: each table's moves are serialised by the table's row lock, and
@@ -20,19 +23,27 @@ import logging
 import threading
 import time
 import uuid
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import services, timers
+from games import push, services, timers
 
 logger = logging.getLogger(__name__)
 
 PROCESS_ID = uuid.uuid4()
 SWEEP_SECONDS = 1.0
 _loop_task: asyncio.Task | None = None
+# This process's open sockets (consumers with a `rejoin()`), for when Redis loses its data.
+SOCKETS: weakref.WeakSet = weakref.WeakSet()
+# The mark this process keeps in the channel layer's Redis lasts this long; refreshed each
+# second, it is missing only when Redis lost its data.
+LAYER_MARK_SECONDS = 300
+_layer_marked = False
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
 
@@ -82,6 +93,39 @@ def in_thread(function, **kwargs):
     return sync_to_async(_connected(function), thread_sensitive=False)(**kwargs)
 
 
+async def layer_lost_data() -> bool:
+    """Whether the channel layer's Redis lost its data since the last call (it was
+    restarted empty, or flushed): this process's mark in it is gone. False the first time,
+    with the in-memory layer, and while Redis is unreachable (the socket that used it was
+    closed; the next call after Redis is back answers)."""
+    global _layer_marked
+    layer = get_channel_layer()
+    if not hasattr(layer, "connection"):
+        return False
+    key = f"{layer.prefix}:process:{PROCESS_ID}"
+    try:
+        previous = await layer.connection(0).set(key, "1", ex=LAYER_MARK_SECONDS, get=True)
+    except push.LAYER_ERRORS as exc:
+        logger.warning("channel layer unreachable: %r", exc)
+        return False
+    lost = previous is None and _layer_marked
+    _layer_marked = True
+    return lost
+
+
+async def rejoin_all() -> int:
+    """Every socket of this process joins its groups again and gets the whole state."""
+    sockets = list(SOCKETS)
+    results = await asyncio.gather(*(s.rejoin() for s in sockets), return_exceptions=True)
+    failed = [r for r in results if isinstance(r, BaseException)]
+    logger.warning(
+        "channel layer lost its data: %d sockets joined again, %d failed",
+        len(sockets) - len(failed),
+        len(failed),
+    )
+    return len(sockets) - len(failed)
+
+
 async def _run() -> None:
     beat_at = 0.0
     while True:
@@ -93,6 +137,11 @@ async def _run() -> None:
                 await in_thread(timers.sweep)
         except Exception:
             logger.exception("the server loop failed; it goes on")
+        try:
+            if await layer_lost_data():
+                await rejoin_all()
+        except Exception:
+            logger.exception("the channel layer check failed; it goes on")
         await asyncio.sleep(SWEEP_SECONDS)
 
 

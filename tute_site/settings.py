@@ -233,8 +233,16 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 1.0,
         "options": {"expires": 2.0},
     },
-    "rankings-award-sweep": {"task": "rankings.award_sweep", "schedule": 60.0},
+    "rankings-award-sweep": {
+        "task": "rankings.award_sweep",
+        "schedule": float(os.environ.get("RANKINGS_AWARD_SWEEP_SECONDS", "60")),
+    },
 }
+# The award sweep awards a finished game still without its award this many seconds after it
+# was submitted (its task was lost: a worker or the broker died). The fault tool shortens both.
+RANKINGS_AWARD_SWEEP_AFTER_SECONDS = float(
+    os.environ.get("RANKINGS_AWARD_SWEEP_AFTER_SECONDS", "120")
+)
 
 # Tests only: seconds the award task waits while holding its lock, so that a test can kill
 # the worker running it.
