@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from typing import Any
 
 from autobahn.exception import Disconnected  # daphne's WebSocket layer
@@ -25,9 +26,13 @@ from games import push, server, services
 from games.models import Table
 from games.selectors import action_count, lobby_tables, table_state_for
 
+logger = logging.getLogger(__name__)
+
 MAX_MESSAGE_BYTES = 4096
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_FORBIDDEN = 4403
+# The channel layer (Redis) failed under the socket: the client connects again.
+CLOSE_LAYER_LOST = 4503
 # Socket closings still being written down (a reference keeps each task alive).
 _CLOSING: set[asyncio.Task] = set()
 
@@ -77,6 +82,24 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
         # (its disconnect is being handled), and no reason to fail the consumer.
         with contextlib.suppress(Disconnected):
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except push.LAYER_ERRORS as exc:
+            # Redis went away under this socket (its channel, its groups, a push). Close it
+            # cleanly instead of crashing: the client connects again and reads the state.
+            logger.warning("channel layer failed under a socket, closing it: %r", exc)
+            server.SOCKETS.discard(self)
+            await self.note_closed()
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await self.close(CLOSE_LAYER_LOST)
+
+    async def note_closed(self) -> None:
+        """What `disconnect` does that needs no channel layer."""
+
+    async def rejoin(self) -> None:
+        """The channel layer lost its data: join the groups again, send the whole state."""
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         raw = text_data.encode("utf-8") if text_data is not None else (bytes_data or b"")
@@ -136,6 +159,7 @@ class TableConsumer(JsonSocket):
             return
         # Join the group first, then read: a push that lands in between is older or equal,
         # and the client keeps the frame with the highest count.
+        server.SOCKETS.add(self)
         await self.refresh()
 
     def _arrive(self) -> bool | None:
@@ -155,9 +179,18 @@ class TableConsumer(JsonSocket):
         return table.guests
 
     async def disconnect(self, code: int) -> None:
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-        if getattr(self, "user", None) is not None:
+        server.SOCKETS.discard(self)
+        group, self.group = self.group, None
+        try:
+            if group is not None:
+                await self.channel_layer.group_discard(group, self.channel_name)
+        finally:
+            await self.note_closed()
+
+    async def note_closed(self) -> None:
+        """Write down that this socket closed (in the background)."""
+        if getattr(self, "user", None) is not None and not getattr(self, "_closing", False):
+            self._closing = True
             # The player's last socket closing during a game hands their seat to a robot. In
             # the background: the socket closes at once, whatever the database's pace (and
             # should this process die first, the sweeper closes its sockets).
@@ -168,6 +201,10 @@ class TableConsumer(JsonSocket):
             )
             _CLOSING.add(closing)
             closing.add_done_callback(_CLOSING.discard)
+
+    async def rejoin(self) -> None:
+        self.group = None  # that group is gone with Redis's data
+        await self.refresh()
 
     async def refresh(self, frame: dict[str, Any] | None = None) -> None:
         """Read this user's state afresh, join their seat's group (or the spectators') and
@@ -349,10 +386,15 @@ class LobbyConsumer(JsonSocket):
     async def connect(self) -> None:
         self.language = socket_language(self.scope)
         await self.accept()
+        server.SOCKETS.add(self)
+        await self.rejoin()
+
+    async def rejoin(self) -> None:
         await self.channel_layer.group_add(push.LOBBY_GROUP, self.channel_name)
         await self.send_tables()
 
     async def disconnect(self, code: int) -> None:
+        server.SOCKETS.discard(self)
         await self.channel_layer.group_discard(push.LOBBY_GROUP, self.channel_name)
 
     async def send_tables(self) -> None:

@@ -4,17 +4,27 @@ Each seat of a table has its own group and the spectators one more, so a message
 seat holds that seat's view alone: no message with another seat's hand ever reaches a socket.
 Services call these only from `transaction.on_commit`, with frames built inside the
 transaction, so a push always describes a committed state.
+
+A push is best effort: when the channel layer's Redis is down, the push is lost (and
+logged), never the change that was already committed. Each state frame is complete, and
+sockets read the whole state again when they come back (docs/protocol.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
+# What the channel layer raises when its Redis is unreachable or was restarted under it.
+LAYER_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 
 
 def seat_group(table_id: int, seat: int) -> str:
@@ -29,15 +39,29 @@ def frame_group(table_id: int, seat: int | None) -> str:
     return watch_group(table_id) if seat is None else seat_group(table_id, seat)
 
 
-async def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+async def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> list[BaseException]:
+    """Send every message; returns the errors of those that failed."""
     layer = get_channel_layer()
-    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+    results = await asyncio.gather(
+        *(layer.group_send(group, message) for group, message in messages),
+        return_exceptions=True,
+    )
+    return [result for result in results if isinstance(result, BaseException)]
 
 
 def send(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Send (group, message) pairs at once, from sync code."""
-    if messages:
-        async_to_sync(_send_all)(messages)
+    """Send (group, message) pairs at once, from sync code. With the channel layer down
+    they are lost, logged in one line: the caller's change stands (it is committed)."""
+    if not messages:
+        return
+    errors = async_to_sync(_send_all)(messages)
+    for error in errors:
+        if not isinstance(error, LAYER_ERRORS):
+            raise error
+    if errors:
+        logger.warning(
+            "channel layer down, %d of %d pushes lost: %r", len(errors), len(messages), errors[0]
+        )
 
 
 def table_messages(

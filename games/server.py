@@ -6,6 +6,10 @@ the first socket that connects.
 - In the embedded default (no REDIS_URL: no Celery worker, no beat) it runs the timer sweep
   (games/timers.py) about once a second. The sweep, robots' thinking included, runs in a
   worker thread, never on the event loop.
+- With a Redis channel layer it notices, about once a second, when that Redis was
+  unreachable or lost its data (restarted empty): every socket of this process then joins
+  its groups again and reads the whole state, since pushes were lost meanwhile (and the
+  list layer's groups with Redis's data).
 
 The sockets' database work runs on a pool of `DATABASE_THREADS` threads (`database`), not on
 asgiref's one shared thread: each table's moves are serialised by the table's row lock, and
@@ -20,19 +24,31 @@ import logging
 import threading
 import time
 import uuid
+import weakref
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
+import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import services, timers
+from games import push, services, timers
 
 logger = logging.getLogger(__name__)
 
 PROCESS_ID = uuid.uuid4()
 SWEEP_SECONDS = 1.0
 _loop_task: asyncio.Task | None = None
+# This process's open sockets (consumers with a `rejoin()`), for when pushes were lost.
+SOCKETS: weakref.WeakSet = weakref.WeakSet()
+# The mark this process keeps in the channel layer's Redis lasts this long; refreshed each
+# second, it is missing only when Redis lost its data.
+LAYER_MARK_SECONDS = 300
+_layer_marked = False
+_layer_unreachable = False
+_layer_client: tuple[asyncio.AbstractEventLoop, Any] | None = None
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
 
@@ -82,6 +98,55 @@ def in_thread(function, **kwargs):
     return sync_to_async(_connected(function), thread_sensitive=False)(**kwargs)
 
 
+async def layer_lost_data() -> bool:
+    """Whether pushes may have been lost since the last call: the channel layer's Redis was
+    unreachable (pushes sent meanwhile went nowhere), or it lost its data (restarted empty,
+    or flushed: the list layer's groups are gone) and this process's mark in it with them.
+    False the first time, with the in-memory layer, and while Redis is unreachable (the next
+    call after Redis is back answers)."""
+    global _layer_marked, _layer_unreachable
+    client = _layer_redis()
+    if client is None:
+        return False
+    key = f"{settings.CHANNEL_LAYERS['default']['CONFIG']['prefix']}:process:{PROCESS_ID}"
+    try:
+        previous = await client.set(key, "1", ex=LAYER_MARK_SECONDS, get=True)
+    except push.LAYER_ERRORS as exc:
+        logger.warning("channel layer unreachable: %r", exc)
+        _layer_unreachable = _layer_marked
+        return False
+    lost = _layer_marked and (previous is None or _layer_unreachable)
+    _layer_marked, _layer_unreachable = True, False
+    return lost
+
+
+def _layer_redis():
+    """A Redis client on the channel layer's server, for this event loop (None: no Redis)."""
+    global _layer_client
+    layer = get_channel_layer()
+    if hasattr(layer, "connection"):  # channels-redis's list layer
+        return layer.connection(0)
+    if not settings.REDIS_URL:
+        return None
+    loop = asyncio.get_running_loop()
+    if _layer_client is None or _layer_client[0] is not loop:
+        _layer_client = (loop, aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=5))
+    return _layer_client[1]
+
+
+async def rejoin_all() -> int:
+    """Every socket of this process joins its groups again and gets the whole state."""
+    sockets = list(SOCKETS)
+    results = await asyncio.gather(*(s.rejoin() for s in sockets), return_exceptions=True)
+    failed = [r for r in results if isinstance(r, BaseException)]
+    logger.warning(
+        "channel layer lost its data: %d sockets joined again, %d failed",
+        len(sockets) - len(failed),
+        len(failed),
+    )
+    return len(sockets) - len(failed)
+
+
 async def _run() -> None:
     beat_at = 0.0
     while True:
@@ -93,6 +158,11 @@ async def _run() -> None:
                 await in_thread(timers.sweep)
         except Exception:
             logger.exception("the server loop failed; it goes on")
+        try:
+            if await layer_lost_data():
+                await rejoin_all()
+        except Exception:
+            logger.exception("the channel layer check failed; it goes on")
         await asyncio.sleep(SWEEP_SECONDS)
 
 

@@ -136,16 +136,13 @@ def _locked_table(table_id: Any) -> Table:
     """The table's row, locked until the transaction ends. Every service starts here."""
     if not isinstance(table_id, int) or isinstance(table_id, bool):
         raise TableError("unknown_table", _("There is no such table."))
-    # The master and the game come in the same query; only the table's row is locked.
-    table = (
-        Table.objects.select_for_update(of=("self",))
-        .select_related("master", "game")
-        .filter(pk=table_id)
-        .first()
-    )
-    if table is None:
+    # Lock first, then read the table with its master and game in a second statement. In
+    # PostgreSQL's READ COMMITTED a statement sees the rows as they were when it started: a
+    # game joined into the locking query would be the one from before the lock was granted,
+    # without the move its holder just committed (that move would be lost, overwritten).
+    if Table.objects.select_for_update().filter(pk=table_id).values_list("pk").first() is None:
         raise TableError("unknown_table", _("There is no such table."))
-    return table
+    return Table.objects.select_related("master", "game").get(pk=table_id)
 
 
 def _open_table(table_id: Any) -> Table:

@@ -11,6 +11,7 @@ equal whole chips, and a chip that cannot be split evenly goes to the bank too. 
 winner of a pair gets exactly the same.
 """
 
+import logging
 import time
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
@@ -36,6 +37,8 @@ from rankings.models import (
     XpEvent,
 )
 from rankings.xp import xp_for_game
+
+logger = logging.getLogger(__name__)
 
 SIGNUP_GRANT = 1_000
 DAILY_BONUS = 100
@@ -574,9 +577,15 @@ def game_result_submit(
 
 
 def _queue_award(game_id: int) -> None:
+    from kombu.exceptions import OperationalError
+
     from rankings.tasks import award_game
 
-    award_game.delay(game_id)
+    try:
+        award_game.delay(game_id)
+    except OperationalError as exc:
+        # The broker (Redis) is down: the award sweep pays this game once it is back.
+        logger.warning("award of game %s not queued, the sweep will pay it: %r", game_id, exc)
 
 
 ALL_TIME = date(1970, 1, 1)

@@ -9,11 +9,9 @@ worker running it dies, and the next run finds the work either done or not start
 from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 
 from rankings.services import game_result_award, game_results_unawarded
-
-# A result this old with no award lost its task: the sweep awards it.
-SWEEP_AFTER = timedelta(minutes=2)
 
 
 @shared_task(name="rankings.award_game", acks_late=True, reject_on_worker_lost=True)
@@ -24,8 +22,12 @@ def award_game(game_id: int) -> bool:
 
 
 @shared_task(name="rankings.award_sweep", acks_late=True, reject_on_worker_lost=True)
-def award_sweep(older_than_seconds: float = SWEEP_AFTER.total_seconds()) -> int:
-    """Award every submitted result still without its award. Returns how many it awarded."""
+def award_sweep(older_than_seconds: float | None = None) -> int:
+    """Award every submitted result still without its award, submitted at least
+    `older_than_seconds` ago (a result this old with no award lost its task; by default
+    settings.RANKINGS_AWARD_SWEEP_AFTER_SECONDS, two minutes). Returns how many it awarded."""
+    if older_than_seconds is None:
+        older_than_seconds = settings.RANKINGS_AWARD_SWEEP_AFTER_SECONDS
     awarded = 0
     for game_id in game_results_unawarded(older_than=timedelta(seconds=older_than_seconds)):
         game_result_award(game_id=game_id)

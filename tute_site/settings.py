@@ -156,44 +156,44 @@ CACHES = {
 # --- Redis: channel layer and Celery --------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
-if REDIS_URL:
-    _CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX", "tute")
-    # redis-py 8 reads with a 5 s socket timeout by default, shorter than a layer's blocking
-    # read: every idle connection would be dropped every 5 s.
-    if os.environ.get("CHANNEL_LAYER", "pubsub") == "pubsub":
+
+def redis_channel_layer(kind: str) -> dict:
+    """A channel layer on REDIS_URL: `pubsub` (the default) or `core`. redis-py 8 reads with
+    a 5 s socket timeout by default, shorter than a layer's blocking read: every idle
+    connection would be dropped every 5 s."""
+    prefix = os.environ.get("CHANNEL_PREFIX", "tute")
+    if kind == "pubsub":
         # Redis pub/sub: a push reaches each daphne process over the connection it keeps
         # subscribed, instead of one round trip per message through Redis lists. The load
         # tool measured a third of the median, and no lost push, where the list layer
         # (CHANNEL_LAYER=core) now and then lost one (channels#1683). Each process keeps its
         # groups itself: they outlive a Redis restart, redis-py subscribes again.
-        CHANNEL_LAYERS = {
-            "default": {
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-                "CONFIG": {
-                    "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-                    "prefix": _CHANNEL_PREFIX,
-                },
-            }
+        return {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                "prefix": prefix,
+            },
         }
-    else:  # CHANNEL_LAYER=core: Redis lists, one per socket, and groups kept in Redis.
-        CHANNEL_LAYERS = {
-            "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {
-                    # redis-py 8's async pool raises past 100 connections: a burst of sockets
-                    # leaving at once (hundreds of group_discard) failed with
-                    # MaxConnectionsError under the load tool, leaving them in their groups.
-                    "hosts": [
-                        {"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}
-                    ],
-                    # A table pushes one message per seat per move; the default 100 is too
-                    # tight for a busy lobby.
-                    "capacity": 1500,
-                    "expiry": 30,
-                    "prefix": _CHANNEL_PREFIX,
-                },
-            }
-        }
+    # Redis lists, one per socket, and groups kept in Redis.
+    return {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            # redis-py 8's async pool raises past 100 connections: a burst of sockets leaving
+            # at once (hundreds of group_discard) failed with MaxConnectionsError under the
+            # load tool, leaving them in their groups.
+            "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}],
+            # A table pushes one message per seat per move; the default 100 is too tight for
+            # a busy lobby.
+            "capacity": 1500,
+            "expiry": 30,
+            "prefix": prefix,
+        },
+    }
+
+
+if REDIS_URL:
+    CHANNEL_LAYERS = {"default": redis_channel_layer(os.environ.get("CHANNEL_LAYER", "pubsub"))}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
@@ -233,8 +233,16 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 1.0,
         "options": {"expires": 2.0},
     },
-    "rankings-award-sweep": {"task": "rankings.award_sweep", "schedule": 60.0},
+    "rankings-award-sweep": {
+        "task": "rankings.award_sweep",
+        "schedule": float(os.environ.get("RANKINGS_AWARD_SWEEP_SECONDS", "60")),
+    },
 }
+# The award sweep awards a finished game still without its award this many seconds after it
+# was submitted (its task was lost: a worker or the broker died). The fault tool shortens both.
+RANKINGS_AWARD_SWEEP_AFTER_SECONDS = float(
+    os.environ.get("RANKINGS_AWARD_SWEEP_AFTER_SECONDS", "120")
+)
 
 # Tests only: seconds the award task waits while holding its lock, so that a test can kill
 # the worker running it.

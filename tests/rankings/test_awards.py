@@ -226,6 +226,25 @@ def test_the_sweep_awards_a_result_whose_task_was_never_queued():
     assert award_sweep(older_than_seconds=0) == 0
 
 
+def test_a_game_ends_with_the_broker_down_and_the_sweep_pays_it_later(
+    django_capture_on_commit_callbacks, monkeypatch, caplog
+):
+    from kombu.exceptions import OperationalError
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(award_game, "delay", broker_down)
+    seated = players(2)
+    with django_capture_on_commit_callbacks(execute=True):
+        result = finish_game(seated)
+    assert "the sweep will pay it" in caplog.text
+    result.refresh_from_db()
+    assert result.awarded_at is None
+    assert award_sweep(older_than_seconds=0) == 1
+    assert balances(seated) == [1050, 900]
+
+
 def test_the_embedded_default_awards_on_commit_in_the_same_process(
     django_capture_on_commit_callbacks, settings
 ):

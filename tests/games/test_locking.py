@@ -1,0 +1,61 @@
+"""Two changes at one table at the same moment, in two database connections (two daphne
+processes, or daphne and a Celery worker): the second waits for the table's lock and then
+sees the first one's move. Found by the fault tool (tests/load/faults.py): a robot playing
+for a player who was away, and that player back on another process, played at once."""
+
+import threading
+import time
+
+import pytest
+from django.db import connection, transaction
+
+from games import services
+from games.models import Game, Table
+from games.selectors import action_count, game_state
+from games.services import TableError
+from tests.accounts.factories import UserFactory
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def running_habanero() -> tuple[Table, list]:
+    users = [UserFactory(chips=1000), UserFactory(chips=1000)]
+    table = services.table_create(master=users[0], options={"variant": "habanero"})
+    services.table_sit(table_id=table.pk, user=users[1])
+    services.game_start(table_id=table.pk, user=users[0])
+    return Table.objects.get(pk=table.pk), users
+
+
+def test_a_move_waiting_for_the_lock_sees_the_move_made_meanwhile_and_is_stale():
+    table, users = running_habanero()
+    game = Game.objects.get(pk=table.game_id)
+    count = action_count(game.record)
+    seat = game_state(game=game).to_move
+    first, second = game_state(game=game).legal_actions()[seat][:2]
+    holding = threading.Event()
+
+    def the_other_process() -> None:
+        # Takes the table's lock, waits until the main thread's move is queued behind it,
+        # then plays `first` and commits.
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=table.pk)
+                holding.set()
+                time.sleep(1.0)
+                services.game_act(
+                    table_id=table.pk, user=users[seat], action=first.to_dict(), count=count
+                )
+        finally:
+            connection.close()
+
+    other = threading.Thread(target=the_other_process)
+    other.start()
+    assert holding.wait(10)
+    # From the same screen (the same count): it must wait, then find the game moved on.
+    with pytest.raises(TableError) as refused:
+        services.game_act(table_id=table.pk, user=users[seat], action=second.to_dict(), count=count)
+    other.join(10)
+    assert refused.value.code == "stale"
+    record = Game.objects.get(pk=game.pk).record
+    assert action_count(record) == count + 1
+    assert record["deals"][-1]["actions"][-1] == first.to_dict()
