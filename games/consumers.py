@@ -16,6 +16,7 @@ import json
 import logging
 from typing import Any
 
+from autobahn.exception import Disconnected  # daphne's WebSocket layer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -75,6 +76,12 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
     """Refuses frames over 4 KiB and frames that are not JSON, in the player's language."""
 
     language = settings.LANGUAGE_CODE
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        # The client may leave while a push for it is on its way: nobody to tell any more
+        # (its disconnect is being handled), and no reason to fail the consumer.
+        with contextlib.suppress(Disconnected):
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def __call__(self, scope, receive, send) -> None:
         try:

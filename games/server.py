@@ -6,9 +6,10 @@ the first socket that connects.
 - In the embedded default (no REDIS_URL: no Celery worker, no beat) it runs the timer sweep
   (games/timers.py) about once a second. The sweep, robots' thinking included, runs in a
   worker thread, never on the event loop.
-- With the Redis channel layer it notices, about once a second, when that Redis lost its
-  data (restarted empty): every socket of this process then joins its groups again and
-  reads the whole state, since the groups it had joined are gone and pushes were lost.
+- With a Redis channel layer it notices, about once a second, when that Redis was
+  unreachable or lost its data (restarted empty): every socket of this process then joins
+  its groups again and reads the whole state, since pushes were lost meanwhile (and the
+  list layer's groups with Redis's data).
 
 The sockets' database work runs on a pool of `DATABASE_THREADS` threads (`database`), not on
 asgiref's one shared thread: each table's moves are serialised by the table's row lock, and
@@ -25,7 +26,9 @@ import time
 import uuid
 import weakref
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
+import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -38,12 +41,14 @@ logger = logging.getLogger(__name__)
 PROCESS_ID = uuid.uuid4()
 SWEEP_SECONDS = 1.0
 _loop_task: asyncio.Task | None = None
-# This process's open sockets (consumers with a `rejoin()`), for when Redis loses its data.
+# This process's open sockets (consumers with a `rejoin()`), for when pushes were lost.
 SOCKETS: weakref.WeakSet = weakref.WeakSet()
 # The mark this process keeps in the channel layer's Redis lasts this long; refreshed each
 # second, it is missing only when Redis lost its data.
 LAYER_MARK_SECONDS = 300
 _layer_marked = False
+_layer_unreachable = False
+_layer_client: tuple[asyncio.AbstractEventLoop, Any] | None = None
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
 
@@ -94,23 +99,39 @@ def in_thread(function, **kwargs):
 
 
 async def layer_lost_data() -> bool:
-    """Whether the channel layer's Redis lost its data since the last call (it was
-    restarted empty, or flushed): this process's mark in it is gone. False the first time,
-    with the in-memory layer, and while Redis is unreachable (the socket that used it was
-    closed; the next call after Redis is back answers)."""
-    global _layer_marked
-    layer = get_channel_layer()
-    if not hasattr(layer, "connection"):
+    """Whether pushes may have been lost since the last call: the channel layer's Redis was
+    unreachable (pushes sent meanwhile went nowhere), or it lost its data (restarted empty,
+    or flushed: the list layer's groups are gone) and this process's mark in it with them.
+    False the first time, with the in-memory layer, and while Redis is unreachable (the next
+    call after Redis is back answers)."""
+    global _layer_marked, _layer_unreachable
+    client = _layer_redis()
+    if client is None:
         return False
-    key = f"{layer.prefix}:process:{PROCESS_ID}"
+    key = f"{settings.CHANNEL_LAYERS['default']['CONFIG']['prefix']}:process:{PROCESS_ID}"
     try:
-        previous = await layer.connection(0).set(key, "1", ex=LAYER_MARK_SECONDS, get=True)
+        previous = await client.set(key, "1", ex=LAYER_MARK_SECONDS, get=True)
     except push.LAYER_ERRORS as exc:
         logger.warning("channel layer unreachable: %r", exc)
+        _layer_unreachable = _layer_marked
         return False
-    lost = previous is None and _layer_marked
-    _layer_marked = True
+    lost = _layer_marked and (previous is None or _layer_unreachable)
+    _layer_marked, _layer_unreachable = True, False
     return lost
+
+
+def _layer_redis():
+    """A Redis client on the channel layer's server, for this event loop (None: no Redis)."""
+    global _layer_client
+    layer = get_channel_layer()
+    if hasattr(layer, "connection"):  # channels-redis's list layer
+        return layer.connection(0)
+    if not settings.REDIS_URL:
+        return None
+    loop = asyncio.get_running_loop()
+    if _layer_client is None or _layer_client[0] is not loop:
+        _layer_client = (loop, aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=5))
+    return _layer_client[1]
 
 
 async def rejoin_all() -> int:

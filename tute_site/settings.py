@@ -156,44 +156,44 @@ CACHES = {
 # --- Redis: channel layer and Celery --------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
+
+def redis_channel_layer(kind: str) -> dict:
+    """A channel layer on REDIS_URL: `pubsub` (the default) or `core`. redis-py 8 reads with
+    a 5 s socket timeout by default, shorter than a layer's blocking read: every idle
+    connection would be dropped every 5 s."""
+    prefix = os.environ.get("CHANNEL_PREFIX", "tute")
+    if kind == "pubsub":
+        # Redis pub/sub: a push reaches each daphne process over the connection it keeps
+        # subscribed, instead of one round trip per message through Redis lists. The load
+        # tool measured a third of the median, and no lost push, where the list layer
+        # (CHANNEL_LAYER=core) now and then lost one (channels#1683). Each process keeps its
+        # groups itself: they outlive a Redis restart, redis-py subscribes again.
+        return {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                "prefix": prefix,
+            },
+        }
+    # Redis lists, one per socket, and groups kept in Redis.
+    return {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            # redis-py 8's async pool raises past 100 connections: a burst of sockets leaving
+            # at once (hundreds of group_discard) failed with MaxConnectionsError under the
+            # load tool, leaving them in their groups.
+            "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}],
+            # A table pushes one message per seat per move; the default 100 is too tight for
+            # a busy lobby.
+            "capacity": 1500,
+            "expiry": 30,
+            "prefix": prefix,
+        },
+    }
+
+
 if REDIS_URL:
-    _CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX", "tute")
-    # redis-py 8 reads with a 5 s socket timeout by default, shorter than a layer's blocking
-    # read: every idle connection would be dropped every 5 s.
-    if os.environ.get("CHANNEL_LAYER") == "pubsub":
-        # Redis pub/sub, not the default: a push reaches each daphne process over the
-        # connection it keeps subscribed instead of one round trip per message (the load tool
-        # measured a third of the median, docs/benchmarks.md), but channels-redis 4.3's
-        # pub/sub layer does not subscribe again after Redis restarts: its sockets would hear
-        # nothing more.
-        CHANNEL_LAYERS = {
-            "default": {
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-                "CONFIG": {
-                    "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-                    "prefix": _CHANNEL_PREFIX,
-                },
-            }
-        }
-    else:  # Redis lists, one per socket, and groups kept in Redis.
-        CHANNEL_LAYERS = {
-            "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {
-                    # redis-py 8's async pool raises past 100 connections: a burst of sockets
-                    # leaving at once (hundreds of group_discard) failed with
-                    # MaxConnectionsError under the load tool, leaving them in their groups.
-                    "hosts": [
-                        {"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}
-                    ],
-                    # A table pushes one message per seat per move; the default 100 is too
-                    # tight for a busy lobby.
-                    "capacity": 1500,
-                    "expiry": 30,
-                    "prefix": _CHANNEL_PREFIX,
-                },
-            }
-        }
+    CHANNEL_LAYERS = {"default": redis_channel_layer(os.environ.get("CHANNEL_LAYER", "pubsub"))}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False

@@ -1,7 +1,8 @@
 """Live play when the channel layer's Redis fails (found by the fault tool, tests/load/faults.py):
 a move still stands when its pushes cannot be sent; a socket whose Redis went away is closed
-cleanly (code 4503, and its player counted as gone) instead of crashing; and when Redis comes
-back empty, every socket of the process joins its groups again and reads the whole state."""
+cleanly (code 4503, and its player counted as gone) instead of crashing; and when Redis was
+unreachable or comes back empty, every socket of the process joins its groups again and reads
+the whole state. On both Redis channel layers (CHANNEL_LAYER)."""
 
 import asyncio
 import weakref
@@ -10,6 +11,7 @@ import pytest
 from channels.db import database_sync_to_async as sync_to_async
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubLoopLayer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games import push, server, services
@@ -18,6 +20,7 @@ from games.models import TableSocket
 from games.selectors import action_count, game_state
 from tests.accounts.factories import UserFactory
 from tests.games.live import game_of, table_socket
+from tute_site.settings import redis_channel_layer
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -61,9 +64,16 @@ def test_other_errors_of_a_push_are_not_hidden(monkeypatch):
         push.send([("lobby", {"type": "lobby.frame", "frame": {}})])
 
 
+@pytest.fixture(params=["pubsub", "core"])
+def layer_kind(request, settings):
+    """Each Redis channel layer the site may run on (CHANNEL_LAYER)."""
+    settings.CHANNEL_LAYERS = {"default": redis_channel_layer(request.param)}
+    return request.param
+
+
 @pytest.mark.asyncio
 async def test_a_socket_whose_redis_went_away_closes_cleanly_and_its_player_counts_as_gone(
-    monkeypatch,
+    monkeypatch, layer_kind
 ):
     monkeypatch.setattr(server, "SOCKETS", weakref.WeakSet())  # this test's sockets only
     table, users = await sync_to_async(running_habanero)()
@@ -74,8 +84,11 @@ async def test_a_socket_whose_redis_went_away_closes_cleanly_and_its_player_coun
     async def down(self, channel):
         raise RedisConnectionError("Connection closed by server.")
 
-    # The socket's next read from Redis fails (a push wakes its receive loop up first).
-    monkeypatch.setattr(RedisChannelLayer, "receive_single", down)
+    # The socket's next read from the layer fails (a push wakes its receive loop up first).
+    if layer_kind == "core":
+        monkeypatch.setattr(RedisChannelLayer, "receive_single", down)
+    else:
+        monkeypatch.setattr(RedisPubSubLoopLayer, "receive", down)
     seat, action = await sync_to_async(a_legal_move)(table.pk)
     await sync_to_async(services.game_act)(
         table_id=table.pk, user=users[seat], action=action, count=first["count"]
@@ -94,8 +107,20 @@ async def test_a_socket_whose_redis_went_away_closes_cleanly_and_its_player_coun
     await socket.wait(timeout=5)  # the consumer has returned
 
 
+async def _a_move_reaches(socket, table_id: int, users, count: int) -> None:
+    seat, action = await sync_to_async(a_legal_move)(table_id)
+    await sync_to_async(services.game_act)(
+        table_id=table_id, user=users[seat], action=action, count=count
+    )
+    pushed = await socket.receive_json_from(timeout=5)
+    assert pushed["count"] == count + 1 and pushed["event"]["kind"] == "act"
+
+
 @pytest.mark.asyncio
-async def test_when_redis_comes_back_empty_every_socket_joins_its_groups_again(monkeypatch):
+async def test_when_redis_comes_back_empty_every_socket_joins_its_groups_again(
+    monkeypatch, settings
+):
+    settings.CHANNEL_LAYERS = {"default": redis_channel_layer("core")}  # its groups are in Redis
     monkeypatch.setattr(server, "SOCKETS", weakref.WeakSet())  # this test's sockets only
     table, users = await sync_to_async(running_habanero)()
     socket, _first = await table_socket(table.pk, users[0])
@@ -113,11 +138,36 @@ async def test_when_redis_comes_back_empty_every_socket_joins_its_groups_again(m
     frame = await socket.receive_json_from(timeout=5)
     assert frame["type"] == "state" and frame["event"] is None
     # Joined again: the next move's push reaches the socket.
-    seat, action = await sync_to_async(a_legal_move)(table.pk)
-    count = frame["count"]
-    await sync_to_async(services.game_act)(
-        table_id=table.pk, user=users[seat], action=action, count=count
-    )
-    pushed = await socket.receive_json_from(timeout=5)
-    assert pushed["count"] == count + 1 and pushed["event"]["kind"] == "act"
+    await _a_move_reaches(socket, table.pk, users, frame["count"])
+    await socket.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_when_redis_was_unreachable_every_socket_reads_the_state_again(
+    monkeypatch, layer_kind
+):
+    """Pushes sent while Redis was away went nowhere: once it answers again, every socket
+    gets the whole state (the pub/sub layer kept its groups, the list layer's are joined
+    again)."""
+    monkeypatch.setattr(server, "SOCKETS", weakref.WeakSet())  # this test's sockets only
+    table, users = await sync_to_async(running_habanero)()
+    socket, _first = await table_socket(table.pk, users[0])
+    monkeypatch.setattr(server, "_layer_marked", False)
+    monkeypatch.setattr(server, "_layer_unreachable", False)
+    assert await server.layer_lost_data() is False
+    real = server._layer_redis
+
+    class Away:
+        async def set(self, *args, **kwargs):
+            raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379.")
+
+    monkeypatch.setattr(server, "_layer_redis", Away)
+    assert await server.layer_lost_data() is False  # nothing to do while it is away
+    monkeypatch.setattr(server, "_layer_redis", real)
+    assert await server.layer_lost_data() is True
+    assert await server.layer_lost_data() is False  # once
+    assert await server.rejoin_all() == 1
+    frame = await socket.receive_json_from(timeout=5)
+    assert frame["type"] == "state" and frame["event"] is None
+    await _a_move_reaches(socket, table.pk, users, frame["count"])
     await socket.disconnect()

@@ -242,9 +242,10 @@ class Cluster:
     def tracebacks(self, name: str) -> tuple[list[str], list[str]]:
         """The tracebacks in the logs of `name` (daphne, worker), each as its file and its
         last line (the exception): (the application's, channels-redis's own background
-        tasks'). The latter are the library's fire-and-forget cleaner of a message read just
-        before Redis died ("Task exception was never retrieved"): nothing of ours, nothing
-        lost."""
+        tasks'). The latter are the list layer's fire-and-forget cleaner of a message read
+        just before Redis died ("Task exception was never retrieved"), and the pub/sub layer's
+        receiving task telling that Redis went away before it tries again ("Unexpected
+        exception in receive task"): nothing of ours, nothing lost."""
         ours, library = [], []
         for path in sorted(self.workdir.glob(f"{name}*.log")):
             lines = path.read_text(errors="replace").splitlines()
@@ -256,7 +257,9 @@ class Cluster:
                 tail = next((x for x in lines[k + 1 :] if x and not x.startswith((" ", "\t"))), "")
                 entry = f"{path.name}: {tail[:200]}"
                 before = " ".join(lines[max(0, k - 2) : k])
-                if "never retrieved" in before and "channels_redis" in before:
+                if ("never retrieved" in before and "channels_redis" in before) or (
+                    lines[k - 1 if k else 0] == "Unexpected exception in receive task"
+                ):
                     library.append(entry)
                 else:
                     ours.append(entry)

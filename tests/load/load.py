@@ -49,22 +49,43 @@ class Tally:
     """What a run measured."""
 
     times: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)  # when each timed move was sent
     errors: list[str] = field(default_factory=list)
     games_started: int = 0
+    started: float = field(default_factory=time.monotonic)
     elapsed: float = 0.0
 
+    def record(self, sent: float, elapsed: float) -> None:
+        self.sent.append(sent)
+        self.times.append(elapsed)
+
     def figures(self, name: str, tables: int) -> dict[str, Any]:
-        ordered = sorted(self.times) or [0.0]
+        pairs = zip(self.times, self.sent, strict=True)
+        steady = [t for t, at in pairs if at - self.started >= WARM_UP]
         return {
             "bench": name,
             "tables": tables,
             "moves": len(self.times),
             "moves_per_s": round(len(self.times) / self.elapsed, 1) if self.elapsed else 0,
-            "median_ms": round(statistics.median(ordered) * 1000, 2),
-            "p99_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, 2),
+            "median_ms": _ms(statistics.median(self.times or [0.0])),
+            "p99_ms": _ms(_p99(self.times)),
+            # Without the first seconds, when every socket connects at once.
+            "p99_after_warm_up_ms": _ms(_p99(steady)),
             "errors": len(self.errors),
             "first_errors": self.errors[:5],
         }
+
+
+WARM_UP = 5.0
+
+
+def _p99(times: list[float]) -> float:
+    ordered = sorted(times) or [0.0]
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 2)
 
 
 def robot_choice(robot: Any, view: dict[str, Any]) -> dict[str, Any]:
@@ -137,11 +158,15 @@ async def play_table(
             await asyncio.wait_for(asyncio.gather(*(c.receive() for c in others)), TIMEOUT)
             elapsed = time.perf_counter() - start
             if message["type"] == "act":
-                tally.times.append(elapsed)
+                tally.record(time.monotonic() - elapsed, elapsed)
                 moves += 1
             next_at += 1 / rate
     except TimeoutError:
-        tally.errors.append(f"table {table_id}: no frame in {TIMEOUT} s waiting for {waiting}")
+        counts = [c.state["count"] if c.state else None for c in clients]
+        tally.errors.append(
+            f"table {table_id}: no frame in {TIMEOUT} s waiting for {waiting}"
+            f" (the seats' last counts: {counts})"
+        )
     except (OSError, KeyError) as exc:
         tally.errors.append(f"table {table_id}: {type(exc).__name__} {exc}")
     except Exception as exc:  # a closed socket or a bad frame: counted, the others go on
@@ -173,7 +198,7 @@ async def echo_group(
             start = time.perf_counter()
             await rng.choice(sockets).send(payload)
             await asyncio.wait_for(asyncio.gather(*(s.recv() for s in sockets)), TIMEOUT)
-            tally.times.append(time.perf_counter() - start)
+            tally.record(time.monotonic(), time.perf_counter() - start)
             next_at += 1 / rate
     except Exception as exc:
         tally.errors.append(f"echo {group}: {type(exc).__name__} {exc}")
@@ -377,7 +402,8 @@ def load_run(
             emit(line)
 
     try:
-        made = make_tables(max(steps))
+        # Fresh tables for each step: a table whose sockets closed has robots at its seats.
+        made = make_tables(sum(steps))
         connections.close_all()
         # A queue of this run's own: no task of another run on the same Redis reaches it.
         queue = f"load-{os.getpid()}"
@@ -394,7 +420,8 @@ def load_run(
                     for p in pids_named("python") + pids_named("daphne")
                     if any(_serves(p, site) for site in sites)
                 ]
-                for tables in steps:
+                for step, tables in enumerate(steps):
+                    first = sum(steps[:step])
                     sampler = Sampler(
                         {
                             f"daphne (x{daphnes})": lambda: daphne_pids,
@@ -406,7 +433,9 @@ def load_run(
                     )
                     live = asyncio.run(
                         sampled(
-                            run_tables(sites, made[:tables], seconds=seconds, rate=rate),
+                            run_tables(
+                                sites, made[first : first + tables], seconds=seconds, rate=rate
+                            ),
                             sampler,
                         )
                     )
@@ -440,8 +469,11 @@ def load_run(
                 "p99_ratio": round(largest["p99_ms"] / max(baseline["p99_ms"], 1e-9), 2),
             }
         )
+        # Sustained: once every socket is connected (the arrival burst is in `p99_ms`).
         held = [
-            r for r in results if r["bench"] == "load" and r["p99_ms"] < 250 and not r["errors"]
+            r
+            for r in results
+            if r["bench"] == "load" and r["p99_after_warm_up_ms"] < 250 and not r["errors"]
         ]
         report(
             {
