@@ -73,7 +73,7 @@ format: install-dev
 ## of LOAD_TABLES in turn for LOAD_SECONDS, on LOAD_DAPHNES daphne processes.
 LOAD_TABLES ?= 25,50,100,200
 LOAD_SECONDS ?= 30
-LOAD_DAPHNES ?= 1
+LOAD_DAPHNES ?= 2
 bench: install-dev
 	$(PY) -m tests.load.bench
 	@if [ -n "$$REDIS_URL" ] && [[ "$$DATABASE_URL" == postgres* ]]; then \
