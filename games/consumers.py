@@ -99,7 +99,8 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
         """What `disconnect` does that needs no channel layer."""
 
     async def rejoin(self) -> None:
-        """The channel layer lost its data: join the groups again, send the whole state."""
+        """Pushes may have been lost (Redis was away, or lost its data): join the groups
+        again, send the whole state."""
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         raw = text_data.encode("utf-8") if text_data is not None else (bytes_data or b"")
@@ -203,7 +204,7 @@ class TableConsumer(JsonSocket):
             closing.add_done_callback(_CLOSING.discard)
 
     async def rejoin(self) -> None:
-        self.group = None  # that group is gone with Redis's data
+        self.group = None  # the list layer's groups went with Redis's data
         await self.refresh()
 
     async def refresh(self, frame: dict[str, Any] | None = None) -> None:

@@ -140,7 +140,7 @@ async def rejoin_all() -> int:
     results = await asyncio.gather(*(s.rejoin() for s in sockets), return_exceptions=True)
     failed = [r for r in results if isinstance(r, BaseException)]
     logger.warning(
-        "channel layer lost its data: %d sockets joined again, %d failed",
+        "pushes may have been lost: %d sockets joined again, %d failed",
         len(sockets) - len(failed),
         len(failed),
     )
