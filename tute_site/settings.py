@@ -131,10 +131,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif os.environ.get("DB_POOL", "1") == "1" and not DATABASES["default"]["CONN_MAX_AGE"]:
     # psycopg's pool: a move borrows one of a few open connections instead of starting a new
     # PostgreSQL backend (Django's advice for ASGI, where persistent connections leak with
-    # their threads). Each process opens `min_size` at once and at most `max_size`.
+    # their threads). Each process opens `min_size` at once and at most `max_size`: enough for
+    # its DATABASE_THREADS and the worker threads of robots and closing sockets (six here).
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
-        "max_size": int(os.environ.get("DB_POOL_MAX", "12")),
+        "max_size": int(os.environ.get("DB_POOL_MAX", "16")),
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
     }
 # Threads of each daphne process that run the sockets' database work (games/server.py).
