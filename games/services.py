@@ -585,14 +585,16 @@ def game_act(
 
 
 def _game_seats(game: Game) -> list[GameSeat]:
+    """A game's seats with their users, in seat order."""
     return list(game.seats.select_related("user").order_by("seat"))
 
 
+def _seat_in(game_seats: list[GameSeat], seat: int) -> GameSeat:
+    return next(gs for gs in game_seats if gs.seat == seat)
+
+
 def _playing_seat(game: Game, seat: int, game_seats: list[GameSeat] | None = None) -> GameSeat:
-    if game_seats is None:
-        game_seat = game.seats.get(seat=seat)
-    else:
-        game_seat = next(gs for gs in game_seats if gs.seat == seat)
+    game_seat = _seat_in(game_seats, seat) if game_seats else game.seats.get(seat=seat)
     if game_seat.abandoned:
         raise TableError("invalid", _("You abandoned this game: a robot plays your seat."))
     return game_seat
@@ -912,7 +914,7 @@ def game_timer_act(
         _deal_next(table=table, game=game, state=state, by=None)
         return True
     game_seats = _game_seats(game)
-    game_seat = next(gs for gs in game_seats if gs.seat == seat)
+    game_seat = _seat_in(game_seats, seat)
     if kind == Deadline.MOVE:
         game_seat.timeouts += 1
         game_seat.save(update_fields=["timeouts"])

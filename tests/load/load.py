@@ -48,25 +48,26 @@ TIMEOUT = 10.0
 class Tally:
     """What a run measured."""
 
-    times: list[float] = field(default_factory=list)
-    sent: list[float] = field(default_factory=list)  # when each timed move was sent
+    moves: list[tuple[float, float]] = field(default_factory=list)  # (sent at, seconds)
     errors: list[str] = field(default_factory=list)
     games_started: int = 0
     started: float = field(default_factory=time.monotonic)
     elapsed: float = 0.0
 
     def record(self, sent: float, elapsed: float) -> None:
-        self.sent.append(sent)
-        self.times.append(elapsed)
+        self.moves.append((sent, elapsed))
+
+    @property
+    def times(self) -> list[float]:
+        return [elapsed for _sent, elapsed in self.moves]
 
     def figures(self, name: str, tables: int) -> dict[str, Any]:
-        pairs = zip(self.times, self.sent, strict=True)
-        steady = [t for t, at in pairs if at - self.started >= WARM_UP]
+        steady = [elapsed for sent, elapsed in self.moves if sent - self.started >= WARM_UP]
         return {
             "bench": name,
             "tables": tables,
-            "moves": len(self.times),
-            "moves_per_s": round(len(self.times) / self.elapsed, 1) if self.elapsed else 0,
+            "moves": len(self.moves),
+            "moves_per_s": round(len(self.moves) / self.elapsed, 1) if self.elapsed else 0,
             "median_ms": _ms(statistics.median(self.times or [0.0])),
             "p99_ms": _ms(_p99(self.times)),
             # Without the first seconds, when every socket connects at once.
