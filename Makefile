@@ -105,4 +105,4 @@ arenas: install
 	$(PY) -m games.bots arena --a expert --b heuristic --variant habanero --rounds 1 --points-to-win 1 --games 4 --seed 1
 
 clean:
-	rm -rf $(VENV) staticfiles db.sqlite3 test_db*.sqlite3* mutants $(MUTMUT_LIB)
+	rm -rf $(VENV) staticfiles db.sqlite3 db.sqlite3-wal db.sqlite3-shm test_db*.sqlite3* mutants $(MUTMUT_LIB)

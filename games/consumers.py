@@ -17,11 +17,13 @@ import logging
 from typing import Any
 
 from autobahn.exception import Disconnected  # daphne's WebSocket layer
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from accounts.ip import forwarded_ip
 from games import push, server, services
 from games.models import Table
 from games.selectors import action_count, lobby_tables, table_state_for
@@ -29,18 +31,30 @@ from games.selectors import action_count, lobby_tables, table_state_for
 logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
+# A message over the limit is still read this far, to name its `type` in the refusal.
+READ_TYPE_BYTES = 65536
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_FORBIDDEN = 4403
 # The channel layer (Redis) failed under the socket: the client connects again.
 CLOSE_LAYER_LOST = 4503
+# The database failed while the socket was opening (after retries): connect again later.
+CLOSE_TRY_AGAIN = 1013
+BUSY = _("The server could not do that just now. Please try again.")
 # Socket closings still being written down (a reference keeps each task alive).
 _CLOSING: set[asyncio.Task] = set()
 
 
 def socket_ip(scope: dict[str, Any]) -> str | None:
-    """The client's address (daphne's --proxy-headers puts a proxy's X-Forwarded-For here)."""
+    """The client's address: the connection's, or behind trusted proxies the one they
+    forwarded (accounts.ip, settings.TRUSTED_PROXY_COUNT)."""
     client = scope.get("client")
-    return client[0] if client else None
+    # A header sent more than once reads as one list, in order (RFC 9110 §5.3).
+    forwarded = ", ".join(
+        value.decode("latin-1")
+        for name, value in scope.get("headers") or []
+        if name == b"x-forwarded-for"
+    )
+    return forwarded_ip(peer=client[0] if client else None, forwarded_for=forwarded or None)
 
 
 def socket_language(scope: dict[str, Any]) -> str:
@@ -83,6 +97,11 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
         with contextlib.suppress(Disconnected):
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
+    async def send_json(self, content, close=False) -> None:
+        # send_json goes past `send` above (to the base class's): the same for it.
+        with contextlib.suppress(Disconnected):
+            await super().send_json(content, close=close)
+
     async def __call__(self, scope, receive, send) -> None:
         try:
             await super().__call__(scope, receive, send)
@@ -95,6 +114,29 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
             with contextlib.suppress(Exception):  # the client may be gone already
                 await self.close(CLOSE_LAYER_LOST)
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Every handler, guarded: whatever fails in one (the database, a timeout, a bug) is
+        logged with its traceback and never kills the socket. A failed request is answered
+        with a `busy` error; a failed closing still writes the socket down as closed."""
+        try:
+            await super().dispatch(message)
+        except (StopConsumer, *push.LAYER_ERRORS):
+            raise
+        except Exception:
+            kind = message.get("type")
+            logger.exception("socket %s: %s failed; the socket stays open", self.channel_name, kind)
+            if kind == "websocket.disconnect":
+                server.SOCKETS.discard(self)
+                await self.note_closed()
+                raise StopConsumer() from None
+            if kind == "websocket.connect":
+                with contextlib.suppress(Exception):
+                    await self.send_error("busy", BUSY, request=None)
+                    await self.close(CLOSE_TRY_AGAIN)
+            elif kind == "websocket.receive":
+                with contextlib.suppress(Exception):
+                    await self.send_error("busy", BUSY, request=None)
+
     async def note_closed(self) -> None:
         """What `disconnect` does that needs no channel layer."""
 
@@ -106,7 +148,9 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
         raw = text_data.encode("utf-8") if text_data is not None else (bytes_data or b"")
         if len(raw) > MAX_MESSAGE_BYTES:
             await self.send_error(
-                "too_large", _("That message is too large (4 KiB at most)."), request=None
+                "too_large",
+                _("That message is too large (4 KiB at most)."),
+                request=_request_type(raw),
             )
             return
         try:
@@ -121,7 +165,11 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
         return {}
 
     async def send_error(self, code: str, message: Any, **extra: Any) -> None:
-        context = await self.error_context()
+        try:
+            context = await self.error_context()
+        except Exception:  # the refusal is told even when its context cannot be read
+            logger.exception("socket %s: the error frame's context failed", self.channel_name)
+            context = {}
         with translation.override(self.language):
             frame = {
                 "type": "error",
@@ -282,7 +330,13 @@ class TableConsumer(JsonSocket):
             )
             return
         if kind == "sync":
-            await self.refresh()
+            try:
+                await self.refresh()
+            except push.LAYER_ERRORS:
+                raise
+            except Exception:
+                logger.exception("table %s: sync failed", self.table_id)
+                await self.send_error("busy", BUSY, request=request)
             return
         call = self.calls.get(kind) if isinstance(kind, str) else None
         if call is None:
@@ -296,7 +350,12 @@ class TableConsumer(JsonSocket):
         except ValueError as exc:
             await self.send_error("malformed", exc.args[0], request=request)
             return
-        error = await server.database(self._call)(call[0], arguments)
+        try:
+            error = await server.database(self._call)(call[0], arguments)
+        except Exception:
+            # Rolled back whole (the service is one transaction): nothing changed.
+            logger.exception("table %s: %s by %s failed", self.table_id, kind, self.username)
+            error = services.TableError("busy", BUSY)
         if error is not None:
             await self.send_error(
                 error.code,
@@ -319,16 +378,30 @@ class TableConsumer(JsonSocket):
         return None
 
     async def error_context(self) -> dict[str, Any]:
-        """`table_id` and the game's current action count, for an error frame."""
-        return {"table_id": self.table_id, "count": await server.database(self._count)()}
+        """`table_id`, the table's version and the game's action count, for an error frame."""
+        version, count = await server.database(self._version_and_count)()
+        return {"table_id": self.table_id, "version": version, "count": count}
 
-    def _count(self) -> int:
-        record = (
-            Table.objects.filter(pk=self.table_id).values_list("game__record", flat=True).first()
-        )
-        return action_count(record) if record else 0
+    def _version_and_count(self) -> tuple[int, int]:
+        row = Table.objects.filter(pk=self.table_id).values_list("version", "game__record").first()
+        if row is None:
+            return 0, 0
+        version, record = row
+        return version, action_count(record) if record else 0
 
     calls: dict[str, tuple[Any, Any]] = {}
+
+
+def _request_type(raw: bytes) -> str | None:
+    """The `type` of a message refused for its size, when it can be read cheaply."""
+    if len(raw) > READ_TYPE_BYTES:
+        return None
+    try:
+        content = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    kind = content.get("type") if isinstance(content, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 def _act(content: dict[str, Any]) -> dict[str, Any]:

@@ -206,6 +206,9 @@ class Table(models.Model):
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    # One more with every change pushed to the table's sockets (every push but chat), under
+    # the table's lock: a client that sees a gap in it missed a push (docs/protocol.md).
+    version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at"]

@@ -236,7 +236,7 @@ def game_json(
         "view": state.view(seat).to_dict() if watch else None,
         # Hands are shown once the game is over, never before.
         "deal_summaries": state.deal_summaries() if over and watch else None,
-        "result": game.result if over else None,
+        "result": {"over": True, **game.result} if over and game.result else None,
     }
 
 
@@ -267,6 +267,7 @@ def state_frames(
         frames[seat] = {
             "type": "state",
             "table_id": table.pk,
+            "version": table.version,
             "count": count,
             "event": None,
             "table": summary,

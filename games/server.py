@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import sqlite3
 import threading
 import time
 import uuid
@@ -32,7 +33,7 @@ import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import OperationalError, close_old_connections
 
 from games import push, services, timers
 
@@ -63,17 +64,43 @@ def _database_executor() -> ThreadPoolExecutor:
         return _executor
 
 
+# A transaction that failed for one of these changed nothing and may simply run again.
+RETRIES = 4
+RETRY_PAUSE_SECONDS = 0.05
+
+
+def transient(error: BaseException) -> bool:
+    """Whether a database error means "try again": a lock SQLite could not get within its
+    timeout, or PostgreSQL's serialization failure, deadlock or lock timeout. Each is raised
+    by a statement, before any commit, so the transaction it broke was rolled back whole. A
+    dropped connection is not: it may have dropped during the commit itself."""
+    if not isinstance(error, OperationalError):
+        return False
+    cause = error.__cause__
+    if isinstance(cause, sqlite3.OperationalError):
+        return "locked" in str(cause) or "busy" in str(cause)
+    return type(cause).__name__ in {"SerializationFailure", "DeadlockDetected", "LockNotAvailable"}
+
+
 def _connected(function):
     """`function`, its thread's database connection checked before and handed back to the
-    pool (or closed) after, as Django does around a request."""
+    pool (or closed) after, as Django does around a request; run again, a few times, when it
+    failed for a reason that passes (`transient`)."""
 
     @functools.wraps(function)
     def run(*args, **kwargs):
-        close_old_connections()
-        try:
-            return function(*args, **kwargs)
-        finally:
+        for attempt in range(RETRIES + 1):
             close_old_connections()
+            try:
+                return function(*args, **kwargs)
+            except OperationalError as error:
+                if attempt == RETRIES or not transient(error):
+                    raise
+                logger.warning("%s: %s; trying again", function.__name__, error)
+            finally:
+                close_old_connections()
+            time.sleep(RETRY_PAUSE_SECONDS * 2**attempt)
+        raise AssertionError("unreachable")
 
     return run
 
@@ -155,7 +182,7 @@ async def _run() -> None:
                 await in_thread(services.server_process_beat, process_id=PROCESS_ID)
                 beat_at = time.monotonic() + settings.SERVER_HEARTBEAT_SECONDS
             if embedded():
-                await in_thread(timers.sweep)
+                await in_thread(timers.sweep, alive=PROCESS_ID)
         except Exception:
             logger.exception("the server loop failed; it goes on")
         try:

@@ -177,7 +177,11 @@ def _broadcast(
     the table's new row). The frames are built now, so they describe this transaction.
     `seats`, `state` and `game_seats` may be passed when the caller has them current.
     `skip_seat`'s group gets nothing (a player coming back reads the whole state as their
-    socket connects)."""
+    socket connects).
+
+    Each push is a new version of the table (the table is locked, so no two share one)."""
+    table.version += 1
+    Table.objects.filter(pk=table.pk).update(version=table.version)
     if seats is None:
         seats = table_seats(table=table)
     game = table.game
@@ -189,7 +193,7 @@ def _broadcast(
     messages = push.table_messages(table.pk, frames, event)
     if lobby:
         messages.append(push.lobby_message(table_summary(table=table, seats=seats)))
-    transaction.on_commit(lambda: push.send(messages))
+    transaction.on_commit(lambda: push.send(messages), robust=True)
 
 
 def _is_int(value: Any) -> bool:
@@ -524,7 +528,7 @@ def _start_game(*, table: Table, seats: list[TableSeat], by: User) -> Game:
 def _remember_on_commit(game: Game, state: Any) -> None:
     """Keep the new state for the next move in this process, once (and if) it is stored."""
     key, copy_of_state = state_key(game), state.clone()
-    transaction.on_commit(lambda: remember_state(key=key, state=copy_of_state))
+    transaction.on_commit(lambda: remember_state(key=key, state=copy_of_state), robust=True)
 
 
 def _running_game(table: Table) -> Game:
@@ -1076,14 +1080,18 @@ def table_socket_close(*, channel_name: str, now: Any = None) -> None:
     _broadcast(table, event, skip_seat=game_seat.seat)
 
 
-def server_process_sweep(*, now: Any = None) -> int:
+def server_process_sweep(*, now: Any = None, alive: Any = None) -> int:
     """Close the sockets of every daphne process that stopped beating (killed): their
     players are away unless they reconnected elsewhere. Returns how many sockets closed.
-    Each socket is closed in its own transaction, locking its table."""
+    `alive`, the process sweeping (the embedded default), is never taken for dead: under
+    load its beat may be late, but it is running. Each socket is closed in its own
+    transaction, locking its table."""
     now = now or timezone.now()
     dead_before = now - _seconds(settings.SERVER_DEAD_SECONDS)
     dead = list(
-        ServerProcess.objects.filter(last_seen__lt=dead_before).values_list("pk", flat=True)
+        ServerProcess.objects.filter(last_seen__lt=dead_before)
+        .exclude(pk=alive)
+        .values_list("pk", flat=True)
     )
     if not dead:
         return 0
@@ -1243,6 +1251,7 @@ def chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
     frame = {
         "type": "chat",
         "table_id": table.pk,
+        "version": table.version,  # chat is no new version: a lost line is only a line
         "count": action_count(game.record) if game is not None else 0,
         "message": chat_json(message),
     }
@@ -1250,5 +1259,5 @@ def chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
     if table.guests:
         groups.append(push.watch_group(table.pk))
     messages = [(group, {"type": "table.chat", "frame": frame}) for group in groups]
-    transaction.on_commit(lambda: push.send(messages))
+    transaction.on_commit(lambda: push.send(messages), robust=True)
     return message

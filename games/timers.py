@@ -60,9 +60,11 @@ def claim_due_games(*, now: Any) -> list[tuple[int, int]]:
     return due
 
 
-def sweep(*, now: Any = None, inline: bool | None = None) -> dict[str, int]:
+def sweep(*, now: Any = None, inline: bool | None = None, alive: Any = None) -> dict[str, int]:
     """Fire every due timer once. `inline` fires move timers here instead of queueing a
-    task for each (the default when Celery runs tasks eagerly). Returns counts, by kind."""
+    task for each (the default when Celery runs tasks eagerly). `alive` is the daphne
+    process running this sweep, if one is: whatever its last beat, it is not dead. Returns
+    counts, by kind."""
     from games.tasks import fire_timer
 
     now = now or timezone.now()
@@ -84,5 +86,5 @@ def sweep(*, now: Any = None, inline: bool | None = None) -> dict[str, int]:
         status=CancelProposal.Status.OPEN, expires_at__lte=now
     ).values_list("pk", flat=True)[:BATCH]:
         expired += services.game_cancel_expire(proposal_id=proposal_id, now=now)
-    sockets = services.server_process_sweep(now=now)
+    sockets = services.server_process_sweep(now=now, alive=alive)
     return {"games": len(games), "abandoned": abandoned, "expired": expired, "sockets": sockets}

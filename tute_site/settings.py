@@ -126,8 +126,17 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Concurrent daphne threads write too; wait for the lock instead of failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Several daphne threads write at once. A transaction begins IMMEDIATE, taking the write
+    # lock first and waiting up to `timeout` seconds for it: a deferred one that must upgrade
+    # its read lock fails at once with "database is locked", whatever the timeout. WAL lets
+    # the readers (frames, pages) go on while one writer holds the lock.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        }
+    )
 elif os.environ.get("DB_POOL", "1") == "1" and not DATABASES["default"]["CONN_MAX_AGE"]:
     # psycopg's pool: a move borrows one of a few open connections instead of starting a new
     # PostgreSQL backend (Django's advice for ASGI, where persistent connections leak with
@@ -288,6 +297,13 @@ ACCOUNT_USERNAME_MIN_LENGTH = 3
 # account), and ten times as many per address, which households and cafés share.
 ACCOUNT_RATE_LIMITS = {"login_failed": "50/10m/ip,5/5m/key"}
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# Behind a reverse proxy every connection comes from the proxy: the client's address is then
+# the one the proxy (and each proxy before it) wrote at the end of X-Forwarded-For. This one
+# setting drives allauth (logins, their per-address limit) and the sockets (the addresses a
+# game records, accounts.ip). 0 (no proxy): X-Forwarded-For is ignored, as any client can
+# write it.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 # 3-20 letters, digits, _ and -; allauth's signup form checks the same rule as the model.
 ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.username_validators"
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}

@@ -35,13 +35,12 @@ document.addEventListener("DOMContentLoaded", () => {
   function onMessage(frame) {
     if (frame.type === "state") {
       const previous = S;
-      // Counts move one action at a time; a jump means a frame was lost: ask for everything.
-      // (A new game starts again from 0.)
+      // An older frame than the one drawn (a push that crossed a sync's answer): drop it.
+      if (previous !== null && frame.version < previous.version) return;
+      // Every push is the table's next version; a jump means a push was lost: ask for the
+      // whole state (docs/protocol.md, "Resynchronising").
       const jumped =
-        previous !== null &&
-        frame.event !== null &&
-        frame.event.kind !== "start" &&
-        (frame.count > previous.count + 1 || frame.count < previous.count);
+        previous !== null && frame.event !== null && frame.version > previous.version + 1;
       S = frame;
       received = Date.now();
       draw(previous);

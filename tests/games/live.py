@@ -35,8 +35,9 @@ async def open_socket(
     origin: bytes = ORIGIN,
     language: str | None = None,
     client: tuple[str, int] | None = None,
+    headers: list[tuple[bytes, bytes]] = (),
 ) -> WebsocketCommunicator:
-    headers = [(b"origin", origin), (b"host", b"127.0.0.1")]
+    headers = [(b"origin", origin), (b"host", b"127.0.0.1"), *headers]
     cookies = []
     if user is not None:
         cookie = await sync_to_async(session_cookie)(user)

@@ -159,4 +159,4 @@ def test_killed_daphne_restarts_clients_reconnect_the_pending_timer_fires(celery
     game = Game.objects.get(pk=game.pk)
     assert game.status == Game.Status.FINISHED
     assert from_record(game.record).over
-    assert [end["game"]["result"] for end in ends] == [game.result, game.result]
+    assert [end["game"]["result"] for end in ends] == [{"over": True, **game.result}] * 2

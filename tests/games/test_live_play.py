@@ -92,7 +92,7 @@ async def test_four_players_play_a_whole_tute_deal_each_seeing_only_their_own_ca
     assert {f["event"]["kind"] for f in frames.values()} == {"end"}
     game = await sync_to_async(Game.objects.get)(pk=frames[0]["game"]["id"])
     assert game.status == Game.Status.FINISHED and game.ended_at is not None
-    assert frames[None]["game"]["result"] == game.result
+    assert frames[None]["game"]["result"] == {"over": True, **game.result}
     assert frames[None]["table"]["status"] == "open"
     outcomes = await sync_to_async(
         lambda: sorted(game.seats.values_list("seat", "outcome", "ip_address"))

@@ -306,3 +306,18 @@ def test_a_killed_process_counts_its_players_away():
     assert timers.sweep(now=later, inline=True)["sockets"] == 1
     seat = GameSeat.objects.get(game=current(table.pk), seat=1)
     assert seat.away_since == later
+
+
+def test_the_process_that_sweeps_is_never_taken_for_dead_however_late_its_beat():
+    # The embedded default sweeps in its own daphne process: under load its beat may come
+    # late, and it must not close its own players' sockets (they would be away, and robots
+    # would play for them).
+    table, users = seated_table({"variant": "habanero", "move_time": 300}, 2)
+    services.game_start(table_id=table.pk, user=users[0])
+    services.table_socket_open(
+        table_id=table.pk, user=users[1], channel_name="mine", process_id=PROCESS, ip_address=None
+    )
+    services.server_process_beat(process_id=PROCESS)
+    later = timezone.now() + timedelta(minutes=1)
+    assert timers.sweep(now=later, inline=True, alive=PROCESS)["sockets"] == 0
+    assert GameSeat.objects.get(game=current(table.pk), seat=1).away_since is None

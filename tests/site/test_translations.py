@@ -4,6 +4,7 @@ code and templates is in them, translated, not fuzzy, and keeps its placeholders
 import os
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import polib
@@ -111,3 +112,19 @@ def test_catalogues_hold_every_translate_literal_of_the_templates():
         msgids = {entry.msgid for entry in catalogue(lang)}
         missing = sorted(literals - msgids)
         assert not missing, f"{lang}: not in the catalogue: {missing[:10]}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_gnu_msgfmt_accepts_the_catalogue(lang):
+    """Django's compilemessages, Poedit and translators' tools use GNU gettext: the catalogue
+    must pass its strictest check, not only polib's reading."""
+    msgfmt = shutil.which("msgfmt")
+    assert msgfmt, "GNU gettext's msgfmt is missing (make system-deps installs it)"
+    po = ROOT / "locale" / lang / "LC_MESSAGES" / "django.po"
+    result = subprocess.run(
+        [msgfmt, "--check", "--statistics", "-o", os.devnull, str(po)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "warning" not in result.stderr, result.stderr

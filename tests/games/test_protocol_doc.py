@@ -1,0 +1,111 @@
+"""docs/protocol.md's examples are the frames the server really sends: each documented frame has
+exactly the fields of a real one of its kind, at every depth."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from channels.db import database_sync_to_async as sync_to_async
+
+from games import services
+from tests.accounts.factories import UserFactory
+from tests.games.live import open_socket, table_socket
+from tests.games.test_socket_faults import current, move, next_push
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+# Fields whose shape depends on the value, not the kind of frame: an action object has one
+# key of its kind (NOTATION.md), an event the keys of its own kind.
+FREE = {"action", "legal_actions"}
+
+
+def documented_server_frames() -> list[dict]:
+    """Every JSON example of what the server sends: frames, and parts of one."""
+    frames, heading = [], ""
+    for block in re.split(r"^(#+ .*)$", DOC.read_text(), flags=re.MULTILINE):
+        if block.startswith("#"):
+            heading = block if block.startswith("## ") else heading
+            continue
+        for example in re.findall(r"```json\n(.*?)```", block, flags=re.DOTALL):
+            frame = json.loads(example)
+            # A client's messages are documented beside the part of a frame they change
+            # (`game.cancel`, which has no `type`).
+            if "server → client" in heading or "type" not in frame:
+                frames.append(frame)
+    return frames
+
+
+def differences(documented, real, path="") -> list[str]:
+    """Where `documented` and `real` differ in their fields (not their values)."""
+    if documented is None or real is None:
+        return []
+    if isinstance(documented, dict) and isinstance(real, dict):
+        found = []
+        if set(documented) != set(real):
+            found.append(f"{path or '.'}: {sorted(documented)} != {sorted(real)}")
+        for key in set(documented) & set(real):
+            if key in FREE or (
+                key == "event"
+                and documented[key]
+                and real[key]
+                and documented[key]["kind"] != real[key]["kind"]
+            ):
+                continue
+            found += differences(documented[key], real[key], f"{path}.{key}")
+        return found
+    if isinstance(documented, list) and isinstance(real, list):
+        first = next((item for item in documented if item is not None), None)
+        other = next((item for item in real if item is not None), None)
+        return differences(first, other, f"{path}[]")
+    return []
+
+
+async def real_frames() -> dict[str, dict]:
+    """One frame of each kind the server sends, from a real table."""
+    alice, bob = await sync_to_async(lambda: (UserFactory(chips=500), UserFactory(chips=500)))()
+    lobby = await open_socket("/ws/lobby/")
+    table = await sync_to_async(services.table_create)(
+        master=alice, options={"variant": "tute", "players": 2, "stake": 10}
+    )
+    frames = {"tables": await lobby.receive_json_from(timeout=5)}
+    frames["table"] = await lobby.receive_json_from(timeout=5)
+    sockets = [(await table_socket(table.pk, user))[0] for user in (alice, bob)]
+    await sockets[1].send_json_to({"type": "sit", "seat": 1})
+    await current(sockets[0])
+    await sockets[0].send_json_to({"type": "start"})
+    for socket in sockets:
+        while (await next_push(socket))["event"]["kind"] != "start":
+            pass
+    await move(sockets)
+    await move(sockets)
+    frames["state"] = (await move(sockets))[0]
+    await sockets[1].send_json_to({"type": "chat", "text": "hola"})
+    while (frame := await sockets[1].receive_json_from(timeout=5))["type"] != "chat":
+        pass
+    frames["chat"] = frame
+    await sockets[1].send_json_to({"type": "start"})
+    frames["error"] = await sockets[1].receive_json_from(timeout=5)
+    await sockets[0].send_json_to({"type": "cancel"})
+    frames["cancel"] = (await next_push(sockets[0]))["game"]["cancel"]
+    alone = await sync_to_async(services.table_create)(
+        master=await sync_to_async(UserFactory)(), options={"variant": "habanero"}
+    )
+    await sync_to_async(services.table_stand)(table_id=alone.pk, user=alone.master)
+    while (frame := await lobby.receive_json_from(timeout=5))["type"] != "table_closed":
+        pass
+    frames["table_closed"] = frame
+    for socket in [*sockets, lobby]:
+        await socket.disconnect()
+    return frames
+
+
+@pytest.mark.asyncio
+async def test_every_documented_frame_has_the_fields_the_server_sends():
+    real = await real_frames()
+    documented = documented_server_frames()
+    kinds = [frame.get("type", "cancel") for frame in documented]
+    assert sorted(set(kinds)) == sorted(real), "a kind of frame is undocumented, or made up"
+    for frame, kind in zip(documented, kinds, strict=True):
+        assert differences(frame, real[kind]) == [], kind
