@@ -12,11 +12,12 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.engine.options import VARIANT_NAMES
 
-class Variant(models.TextChoices):
-    TUTE = "tute", "Tute"
-    HABANERO = "habanero", "Habanero"
-    POCHA = "pocha", "Pocha"
+# The engine's variants as choices: Variant.TUTE is "tute", labelled "Tute".
+Variant = models.TextChoices(
+    "Variant", [(code.upper(), (code, name)) for code, name in VARIANT_NAMES.items()]
+)
 
 
 class Deadline(models.TextChoices):

@@ -565,7 +565,7 @@ def game_act(
     try:
         act = Action.from_dict(action, game.players)
     except MalformedAction as exc:
-        raise TableError("malformed", translate_engine_error(str(exc)).message) from None
+        raise TableError("malformed", translate_engine_error(exc).message) from None
     if act.seat != seat:
         raise TableError("not_your_seat", _("That seat is not yours."))
     # The game's seats are read once for the whole move: the check, the timer, the frames.
@@ -622,7 +622,7 @@ def _apply(
     try:
         state.apply(act)
     except IllegalAction as exc:
-        error = translate_engine_error(str(exc))
+        error = translate_engine_error(exc)
         raise TableError("illegal", error.message, rule=error.rule) from None
     game.record["deals"][-1]["actions"].append(act.to_dict())
     _remember_on_commit(game, state)

@@ -16,6 +16,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.options import VARIANT_NAMES
+
 
 class ChipAccount(models.Model):
     class Kind(models.TextChoices):
@@ -191,13 +193,9 @@ class XpEvent(models.Model):
 
 # --- Game results, awards and the leaderboards ---------------------------------------------
 
-# The variants a result may name. Rankings sits below games and cannot import its Variant;
-# a test checks that the two lists agree.
-VARIANTS: tuple[tuple[str, str], ...] = (
-    ("tute", "Tute"),
-    ("habanero", "Habanero"),
-    ("pocha", "Pocha"),
-)
+# The variants a result may name, (code, name), as the engine declares them: rankings sits
+# below the games app, but the engine is the ground floor every app may read.
+VARIANTS: tuple[tuple[str, str], ...] = tuple(VARIANT_NAMES.items())
 
 
 class GameResult(models.Model):

@@ -174,7 +174,7 @@ def _without(cards: list[int], card: int) -> list[int]:
 
 def duty_replies(hand: list[int], lead: int, trump: int) -> list[int]:
     """The cards a second player may answer ``lead`` with under the duties of §5."""
-    return follower_duties(sorted(hand), SUIT_OF[lead], lead, trump)
+    return follower_duties(sorted(hand), SUIT_OF[lead], lead, trump)[0]
 
 
 # ---------------------------------------------------------------------- pocha's bid

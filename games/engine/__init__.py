@@ -22,6 +22,8 @@ The API, in one place:
   :class:`IllegalAction`), ``needs_deal``, ``start_deal(deal)``, ``deal_next(rng)``,
   ``view(seat)`` (a :class:`SeatView`), ``score``, ``outcome()``, ``clone()``,
   ``determinize(seat, rng)``, ``to_record()``, ``deal_summaries()``.
+- A refusal (:class:`IllegalAction`, or :class:`MalformedAction` for data that is no action)
+  carries ``kind``, a :class:`Refusal` with its RULES.md ``section``, and ``values``.
 - :func:`from_record` / :func:`to_record` for game records (NOTATION.md);
   ``python -m games.engine replay RECORD.json`` and ``python -m games.engine bench``.
 """
@@ -33,6 +35,7 @@ from .determinize import determinize
 from .inference import KnownCards, known_cards
 from .options import OptionError, Options, Rules
 from .record import parse_record, to_record
+from .refusals import Refusal
 from .state import GameState, Outcome, from_record, new_game
 from .view import SeatView
 
@@ -49,6 +52,7 @@ __all__ = [
     "OptionError",
     "Options",
     "Outcome",
+    "Refusal",
     "Rules",
     "SeatView",
     "deal_cards",

@@ -15,19 +15,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import CARDS, SUITS, Card, parse_card_index
+from .refusals import IllegalAction, MalformedAction, Refusal
 
 # Alphabetical, as NOTATION.md sorts legal actions by key.
 KINDS = ("bid", "capote", "exchange", "play", "sing", "tute")
 KIND_ORDER = {k: i for i, k in enumerate(KINDS)}
 TUTE_RANKS = ("11", "12")
 
-
-class IllegalAction(ValueError):
-    """An action that breaks a rule; the message is a sentence naming the rule."""
-
-
-class MalformedAction(ValueError):
-    """Data that is not an action at all (bad key, value type or seat)."""
+__all__ = ["KINDS", "PLAYS", "Action", "IllegalAction", "MalformedAction"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,35 +79,37 @@ class Action:
         may still be illegal (a bid of 99, a card not held): that is for the state to say.
         """
         if not isinstance(data, dict):
-            raise MalformedAction(f"An action must be an object, not {data!r}.")
+            raise MalformedAction(Refusal.NOT_AN_OBJECT, data=data)
         seat = data.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise MalformedAction(f"An action needs an integer seat: {data!r}.")
+            raise MalformedAction(Refusal.SEAT_NOT_INTEGER, data=data)
         if not 0 <= seat < players:
-            raise MalformedAction(f"Seat {seat} is out of range for {players} players.")
+            raise MalformedAction(Refusal.SEAT_OUT_OF_RANGE, seat=seat, players=players)
         kinds = [k for k in KINDS if k in data]
         if len(kinds) != 1:
-            raise MalformedAction(f"An action must have exactly one of {', '.join(KINDS)}.")
+            raise MalformedAction(Refusal.ONE_KEY, keys=KINDS)
         kind = kinds[0]
         value = data[kind]
         if kind in ("play", "exchange"):
             try:
                 value = CARDS[parse_card_index(value)]
             except ValueError as exc:
-                raise MalformedAction(f"Action {kind} needs a card: {exc}.") from None
+                raise MalformedAction(
+                    Refusal.NEEDS_CARD, action=kind, value=value, problem=str(exc)
+                ) from None
             if kind == "play":
                 return _PLAYS[seat][value.index]
         elif kind == "sing":
             if not isinstance(value, str) or len(value) != 1 or value not in SUITS:
-                raise MalformedAction(f"Action sing needs a suit O, C, E or B, not {value!r}.")
+                raise MalformedAction(Refusal.SING_NEEDS_SUIT, value=value)
         elif kind == "tute":
             if value not in TUTE_RANKS or not isinstance(value, str):
-                raise MalformedAction(f'Action tute needs "12" or "11", not {value!r}.')
+                raise MalformedAction(Refusal.TUTE_NEEDS_RANK, value=value)
         elif kind == "capote":
             if not isinstance(value, bool):
-                raise MalformedAction(f"Action capote needs true or false, not {value!r}.")
+                raise MalformedAction(Refusal.CAPOTE_NEEDS_BOOL, value=value)
         elif not isinstance(value, int) or isinstance(value, bool):
-            raise MalformedAction(f"Action bid needs an integer, not {value!r}.")
+            raise MalformedAction(Refusal.BID_NEEDS_INT, value=value)
         return Action(seat, kind, value)
 
     def sort_key(self) -> tuple[int, int]:

@@ -22,7 +22,10 @@ from typing import Any
 
 from .rulebook import LAST_TRICK_BONUS
 
-VARIANTS = ("tute", "habanero", "pocha")
+# The games the engine plays (§3), in the order players see them, with their names: proper
+# names, the same in every language. Every list of variants (models, forms, rankings) reads this.
+VARIANT_NAMES = {"tute": "Tute", "habanero": "Habanero", "pocha": "Pocha"}
+VARIANTS = tuple(VARIANT_NAMES)
 # How a deal is won (§8, §9): most points, over 100 (habanero), or by bids (pocha).
 MOST_POINTS, OVER, BIDS = "most_points", "over", "bids"
 STOCK_PLAY = ("free", "follow_trump", "strict")
@@ -102,7 +105,10 @@ class Options:
         data = {**(data or {}), **more}
         variant = data.get("variant", "tute")
         if variant not in VARIANTS:
-            raise OptionError(f"Unknown variant {variant!r}; it must be tute, habanero or pocha.")
+            *others, last = VARIANTS
+            raise OptionError(
+                f"Unknown variant {variant!r}; it must be {', '.join(others)} or {last}."
+            )
         players = data.get("players", 2 if variant == "habanero" else 4)
         if not _is_int(players) or players not in PLAYERS_ALLOWED[variant]:
             allowed = " or ".join(str(p) for p in PLAYERS_ALLOWED[variant])

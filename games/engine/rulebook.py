@@ -19,6 +19,12 @@ from bisect import bisect_left
 from collections.abc import Sequence
 
 from .cards import POINTS_OF, RANK_OF, SUIT_OF, caballo, card_index, rey
+from .refusals import Refusal
+
+# §5: the duties that choose a follower's cards, each the reason the others are refused.
+FOLLOW_SUIT, BEAT_LED = Refusal.FOLLOW_SUIT, Refusal.BEAT_LED
+TRUMP, OVERTRUMP = Refusal.TRUMP, Refusal.OVERTRUMP
+ANSWER_TRUMP_LEAD = Refusal.ANSWER_TRUMP_LEAD
 
 # §8: the points of a deal.
 DECK_POINTS = sum(POINTS_OF)  # 120
@@ -92,8 +98,11 @@ def must_answer_lead(
     return stock_play == FOLLOW_TRUMP and led == trump
 
 
-def follower_duties(hand: list[int], led: int, win: int, trump: int) -> list[int]:
-    """The cards a follower may play under the full duties of §5.
+def follower_duties(
+    hand: list[int], led: int, win: int, trump: int
+) -> tuple[list[int], Refusal | None]:
+    """The cards a follower may play under the full duties of §5, and the duty that chose
+    them: the reason any other card of the hand is refused (None when every card will do).
 
     ``hand`` is sorted, ``led`` the led suit and ``win`` the card winning the trick so far.
     A suit is a slice of the sorted hand and its stronger cards a prefix of that slice.
@@ -103,26 +112,31 @@ def follower_duties(hand: list[int], led: int, win: int, trump: int) -> list[int
     if lo < hi:
         if SUIT_OF[win] != led:
             # Led suit is not trump and a trump is on the table: any card of the suit.
-            return hand[lo:hi]
+            return hand[lo:hi], FOLLOW_SUIT
         k = bisect_left(hand, win, lo, hi)  # cards above the best led-suit card
-        return hand[lo:k] if k > lo else hand[lo:hi]
+        return (hand[lo:k], BEAT_LED) if k > lo else (hand[lo:hi], FOLLOW_SUIT)
     lo = bisect_left(hand, trump * 10)
     hi = bisect_left(hand, trump * 10 + 10, lo)
     if lo == hi:
-        return hand
+        return hand, None
     if SUIT_OF[win] == trump:
         # Overtrump if possible; there is no duty to under-trump.
         k = bisect_left(hand, win, lo, hi)
-        return hand[lo:k] if k > lo else hand
-    return hand[lo:hi]
+        return (hand[lo:k], OVERTRUMP) if k > lo else (hand, None)
+    return hand[lo:hi], TRUMP
 
 
-def stock_play_allowed(hand: list[int], led: int, trump: int, stock_play: str) -> list[int]:
+def stock_play_allowed(
+    hand: list[int], led: int, trump: int, stock_play: str
+) -> tuple[list[int], Refusal | None]:
     """The cards a follower may play while the stock has cards, unless ``strict`` (§5):
-    any card (``free``), or any trump on a trump lead when one is held (``follow_trump``)."""
+    any card (``free``), or any trump on a trump lead when one is held (``follow_trump``);
+    and the duty that refuses the others, as :func:`follower_duties` gives it."""
     if stock_play == FOLLOW_TRUMP and led == trump:
-        return [c for c in hand if SUIT_OF[c] == trump] or hand
-    return hand
+        trumps = [c for c in hand if SUIT_OF[c] == trump]
+        if trumps:
+            return trumps, ANSWER_TRUMP_LEAD
+    return hand, None
 
 
 # ---------------------------------------------------------------------- §6 exchange

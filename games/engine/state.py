@@ -2,7 +2,8 @@
 
 A :class:`GameState` answers "what may this seat do now" (:meth:`GameState.legal_actions_for`,
 :meth:`GameState.legal_actions`) and applies one action (:meth:`GameState.apply`), raising
-:class:`IllegalAction` with a sentence naming the rule broken. Dealing is explicit: when a
+:class:`IllegalAction` with the kind of refusal (:class:`.refusals.Refusal`), its values and
+an English sentence naming the rule broken. Dealing is explicit: when a
 deal ends and the game goes on, ``needs_deal`` is true until :meth:`GameState.start_deal`.
 
 >>> import random
@@ -14,7 +15,7 @@ deal ends and the game goes on, ``needs_deal`` is true until :meth:`GameState.st
 >>> state.apply(Action.play(0, "1O"))
 Traceback (most recent call last):
 ...
-games.engine.actions.IllegalAction: It is not your turn to play (§2).
+games.engine.refusals.IllegalAction: It is not your turn to play (§2).
 
 Choices where the rules leave room (each is also noted where it is coded):
 
@@ -56,6 +57,7 @@ from .deal import Deal, check_deal, deal_cards, hand_size
 from .determinize import determinize
 from .options import BIDS, OVER, Options, Rules, as_options
 from .record import parse_record, start_listed_deal, to_record
+from .refusals import Refusal
 from .rulebook import (
     BEATS,
     cante_value,
@@ -75,9 +77,6 @@ from .view import SeatView, build_view
 
 # Phases of a deal. DONE covers "before the first deal", "deal over" and "game over".
 BID, CAPOTE, PLAY, DONE = "bid", "capote", "play", "done"
-
-_NO_TURN = "The deal is over; the next deal has not been dealt yet."
-_GAME_OVER = "The game is over."
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,19 +359,20 @@ class GameState:
         return acts
 
     def _allowed(self, seat: int) -> list[int]:
-        """Cards ``seat`` may play to the current trick (§5); cached until the next action."""
+        """Cards ``seat`` may play to the current trick (§5); cached, with the duty that
+        chose them, until the next action."""
         cache = self._cache
         if cache is not None and cache[0] == seat:
             return cache[1]
         hand = self._hands[seat]
-        rules = self._rules
         if not self._trick:
-            allowed = hand
+            allowed, duty = hand, None
         elif self._duties_now:
-            allowed = follower_duties(hand, self._led, self._win_card, self._trump)
+            allowed, duty = follower_duties(hand, self._led, self._win_card, self._trump)
         else:
-            allowed = stock_play_allowed(hand, self._led, self._trump, rules.stock_play)
-        self._cache = (seat, allowed)
+            allowed, duty = stock_play_allowed(hand, self._led, self._trump, self._rules.stock_play)
+        # The duty is kept with the cards: it is the reason any other card is refused.
+        self._cache = (seat, allowed, duty)
         return allowed
 
     def _exchange_card(self) -> int | None:
@@ -401,13 +401,13 @@ class GameState:
             try:
                 card = action.value.index
             except AttributeError:
-                raise IllegalAction("A play needs a card.") from None
+                raise IllegalAction(Refusal.PLAY_NEEDS_CARD) from None
             if self._phase != PLAY or seat != self._turn:
-                raise IllegalAction(self._why_not_turn(seat))
+                raise self._why_not_turn(seat)
             cache = self._cache
             allowed = cache[1] if cache is not None and cache[0] == seat else self._allowed(seat)
             if card not in allowed:
-                raise IllegalAction(self._why_not_card(seat, card))
+                raise self._why_not_card(seat, card)
             self._hands[seat].remove(card)
             self._masks[seat] ^= 1 << card
             self._cache = None
@@ -432,12 +432,12 @@ class GameState:
         else:
             seat = action.seat
             if not isinstance(seat, int) or not 0 <= seat < self._n:
-                raise IllegalAction(f"There is no seat {seat!r} at this table.")
+                raise IllegalAction(Refusal.NO_SUCH_SEAT, seat=seat)
             if self._phase == DONE:
-                raise IllegalAction(_GAME_OVER if self._over else _NO_TURN)
+                raise IllegalAction(Refusal.GAME_OVER if self._over else Refusal.DEAL_OVER)
             handler = getattr(self, "_do_" + kind, None) if isinstance(kind, str) else None
             if handler is None:
-                raise IllegalAction(f"There is no action {kind!r}.")
+                raise IllegalAction(Refusal.NO_SUCH_ACTION, action=kind)
             handler(seat, action.value)
         self._log.append(action)
 
@@ -514,18 +514,18 @@ class GameState:
         """Apply a cante, or raise :class:`IllegalAction` (§7)."""
         rules = self._rules
         if not rules.cantes:
-            raise IllegalAction("There are no cantes in pocha (§9).")
+            raise IllegalAction(Refusal.NO_CANTES)
         if not isinstance(suit_letter, str) or len(suit_letter) != 1 or suit_letter not in SUITS:
-            raise IllegalAction("A cante names a suit: O, C, E or B.")
+            raise IllegalAction(Refusal.CANTE_SUIT, suit=suit_letter)
         self._check_moment(seat, "sing")
         suit = SUITS.index(suit_letter)
         hand = self._hands[seat]
         if self._sung >> rey(suit) & 1:
-            raise IllegalAction("Each suit can be sung only once per deal (§7).")
+            raise IllegalAction(Refusal.SUNG_ALREADY, suit=suit_letter)
         if rey(suit) not in hand or caballo(suit) not in hand:
-            raise IllegalAction("You need the rey and caballo of a suit to sing it (§7).")
+            raise IllegalAction(Refusal.NO_PAIR, suit=suit_letter)
         if suit != self._trump and self._trump in self._singable(seat):
-            raise IllegalAction("You must sing the 40 in trump before any 20 (§7).")
+            raise IllegalAction(Refusal.FORTY_FIRST, suit=suit_letter, trump=SUITS[self._trump])
         value = cante_value(suit, self._trump)
         self._sung |= 1 << rey(suit)
         self._sang[seat] = True
@@ -540,21 +540,18 @@ class GameState:
         """Apply a tute announcement, which ends the game, or raise (§7)."""
         rules = self._rules
         if not rules.cantes:
-            raise IllegalAction("There is no tute in pocha (§9).")
+            raise IllegalAction(Refusal.NO_TUTE)
         if rank not in ("11", "12"):
-            raise IllegalAction('Tute is announced with "12" (reyes) or "11" (caballos).')
+            raise IllegalAction(Refusal.TUTE_RANK, rank=rank)
         if not rules.allow_tute:
-            raise IllegalAction("Tute is not allowed at this table (§7).")
+            raise IllegalAction(Refusal.TUTE_OFF)
         if self._sang[seat]:
-            raise IllegalAction(
-                "Tute may be announced only by a player who has made no cante this deal (§7)."
-            )
+            raise IllegalAction(Refusal.TUTE_AFTER_CANTE)
         self._check_moment(seat, "tute")
         if self._capote_seat is not None:
-            raise IllegalAction("Once capote is declared, nothing else decides the deal (§8).")
+            raise IllegalAction(Refusal.CAPOTE_DECIDES)
         if rank not in self._tute_ranks(seat):
-            name = "reyes" if rank == "12" else "caballos"
-            raise IllegalAction(f"You need all four {name} to announce tute (§7).")
+            raise IllegalAction(Refusal.TUTE_NOT_HELD, rank=rank)
         side = self._side_of[seat]
         self._tute = (seat, rank)
         self._moment = ()
@@ -565,7 +562,7 @@ class GameState:
         if seat in self._moment:
             return
         if seat in self._moment_all and self._trick == [] and self._phase != DONE:
-            raise IllegalAction("You may sing only once per trick won (§7).")
+            raise IllegalAction(Refusal.ONE_CANTE_PER_TRICK)
         rules = self._rules
         if (
             rules.cante_needs_stock
@@ -574,45 +571,37 @@ class GameState:
             and self._side_of[self._leader] == self._side_of[seat]
             and self._tricks
         ):
-            raise IllegalAction(
-                "In two-player tute you may sing only while the stock still has cards (§7)."
-            )
-        verb = "sing" if what == "sing" else "announce tute"
-        raise IllegalAction(
-            f"You may {verb} only right after your side wins a trick, "
-            "before the next card is played (§7)."
-        )
+            raise IllegalAction(Refusal.SING_WITH_STOCK)
+        raise IllegalAction(Refusal.NO_MOMENT, action=what)
 
     def _do_exchange(self, seat: int, card_obj: Any) -> None:
         """Apply an exchange of the 7 or 2 of trump for the face-up card, or raise (§6)."""
         rules = self._rules
         if not rules.has_stock:
-            raise IllegalAction("The trump card is exchanged only in games with a stock (§6).")
+            raise IllegalAction(Refusal.EXCHANGE_NEEDS_STOCK)
         card = getattr(card_obj, "index", None)
-        if card is None:
-            raise IllegalAction("An exchange needs a card.")
+        if not isinstance(card, int) or not 0 <= card < 40:  # a str has an index method too
+            raise IllegalAction(Refusal.EXCHANGE_NEEDS_CARD)
         if self._phase != PLAY or seat != self._turn or self._trick or not self._tricks:
-            raise IllegalAction(
-                "Only the winner of the last trick may exchange, after the draws "
-                "and before leading (§6)."
-            )
+            raise IllegalAction(Refusal.EXCHANGE_MOMENT)
         if self._exchanged:
-            raise IllegalAction("You may exchange the trump card only once per trick won (§6).")
+            raise IllegalAction(Refusal.EXCHANGED_ALREADY)
         if not self._can_exchange:
-            raise IllegalAction(
-                "The trump card can be exchanged only while the stock holds another card (§6)."
-            )
+            raise IllegalAction(Refusal.EXCHANGE_STOCK_LOW)
         give = self._exchange_card()
+        face_up = CARD_TEXT[self._trump_card]
         if give is None:
-            raise IllegalAction("There is nothing to exchange for a 2 face up (§6).")
+            raise IllegalAction(Refusal.NOTHING_FOR_A_TWO, trump_card=face_up)
         if card != give:
             raise IllegalAction(
-                "Only the 7 of trump is exchanged for a 1, 3, 12, 11 or 10, and only the 2 "
-                "of trump for a 7, 6, 5 or 4 (§6)."
+                Refusal.WRONG_EXCHANGE,
+                card=CARD_TEXT[card],
+                give=CARD_TEXT[give],
+                trump_card=face_up,
             )
         hand = self._hands[seat]
         if card not in hand:
-            raise IllegalAction("You do not hold that card.")
+            raise IllegalAction(Refusal.NOT_HELD, card=CARD_TEXT[card])
         hand.remove(card)
         insort(hand, self._trump_card)
         self._masks[seat] ^= (1 << card) | (1 << self._trump_card)
@@ -625,18 +614,13 @@ class GameState:
     def _do_capote(self, seat: int, declare: Any) -> None:
         """Apply a capote declaration or refusal, or raise (§8)."""
         if not self._rules.capote:
-            raise IllegalAction("Capote is played only in habanero (§8).")
+            raise IllegalAction(Refusal.NO_CAPOTE)
         if not isinstance(declare, bool):
-            raise IllegalAction("Capote is declared with true or declined with false.")
+            raise IllegalAction(Refusal.CAPOTE_VALUE, value=declare)
         if self._phase != CAPOTE:
-            raise IllegalAction(
-                "Capote is declared only right after the 12th trick's draws, "
-                "before the arrastre (§8)."
-            )
+            raise IllegalAction(Refusal.CAPOTE_MOMENT)
         if seat != self._capote_turn:
-            raise IllegalAction(
-                "It is not your turn to declare capote; the leader decides first (§8)."
-            )
+            raise IllegalAction(Refusal.NOT_YOUR_CAPOTE, turn=self._capote_turn)
         if declare:
             self._capote_seat = seat
         if declare or seat != self._leader:
@@ -649,16 +633,14 @@ class GameState:
     def _do_bid(self, seat: int, tricks: Any) -> None:
         """Apply a pocha bid, or raise (§9)."""
         if not self._rules.bids:
-            raise IllegalAction("Bids are made only in pocha (§9).")
+            raise IllegalAction(Refusal.NO_BIDS)
         if self._phase != BID:
-            raise IllegalAction("Bidding is over for this hand (§9).")
+            raise IllegalAction(Refusal.BIDDING_OVER)
         if seat != self._turn:
-            raise IllegalAction(
-                "It is not your turn to bid; bids go from the leader round to the dealer (§9)."
-            )
+            raise IllegalAction(Refusal.NOT_YOUR_BID, turn=self._turn)
         size = len(self._hands[seat])
         if not isinstance(tricks, int) or isinstance(tricks, bool) or not 0 <= tricks <= size:
-            raise IllegalAction(f"A bid must be a number of tricks from 0 to {size} (§9).")
+            raise IllegalAction(Refusal.BID_RANGE, bid=tricks, most=size)
         self._bids[seat] = tricks  # type: ignore[index]
         if seat == self._dealer:
             self._phase = PLAY
@@ -668,42 +650,37 @@ class GameState:
 
     # ------------------------------------------------------------------ why not
 
-    def _why_not_turn(self, seat: int) -> str:
-        """Why ``seat`` may not act now, as a sentence for the player."""
+    def _why_not_turn(self, seat: int) -> IllegalAction:
+        """Why ``seat`` may not play a card now."""
         if self._over:
-            return _GAME_OVER
+            return IllegalAction(Refusal.GAME_OVER)
         if self._phase == DONE:
-            return _NO_TURN
+            return IllegalAction(Refusal.DEAL_OVER)
         if not isinstance(seat, int) or not 0 <= seat < self._n:
-            return f"There is no seat {seat!r} at this table."
+            return IllegalAction(Refusal.NO_SUCH_SEAT, seat=seat)
         if self._phase == BID:
-            return "Every player bids before the first card is played (§9)."
+            return IllegalAction(Refusal.BIDS_FIRST, turn=self._turn)
         if self._phase == CAPOTE:
-            return "Capote must be declared or declined before the arrastre begins (§8)."
-        return "It is not your turn to play (§2)."
+            return IllegalAction(Refusal.CAPOTE_FIRST, turn=self._capote_turn)
+        return IllegalAction(Refusal.NOT_YOUR_TURN, turn=self._turn)
 
-    def _why_not_card(self, seat: int, card: int) -> str:
-        """Why ``card`` may not be played, as a sentence naming the duty of §5."""
-        hand = self._hands[seat]
-        if card not in hand:
-            return "You do not hold that card."
-        rules = self._rules
-        if not full_duties_apply(rules.has_stock, rules.stock_play, self.stock_left):
-            return (
-                "While the stock has cards, you must answer a trump lead with a trump "
-                "when you hold one (§5)."
-            )
-        led, trump, win = self._led, self._trump, self._win_card
-        if any(SUIT_OF[c] == led for c in hand):
-            if SUIT_OF[card] != led:
-                return "You must follow suit when you can (§5)."
-            return "You must follow suit with a higher card when you can (§5)."
-        if SUIT_OF[win] == trump:
-            return (
-                "You cannot follow suit, so you must play a trump higher than the one on "
-                "the table when you can (§5)."
-            )
-        return "You cannot follow suit, so you must play a trump when you have one (§5)."
+    def _why_not_card(self, seat: int, card: int) -> IllegalAction:
+        """Why ``seat``, whose turn it is, may not play ``card``: not held, or the duty of
+        §5 that chose the cards it may play (the rulebook's answer, kept by :meth:`_allowed`)."""
+        if not isinstance(card, int) or not 0 <= card < 40:
+            # A value whose ``index`` is no card's (a str's index method): no card at all.
+            return IllegalAction(Refusal.PLAY_NEEDS_CARD)
+        if card not in self._hands[seat]:
+            return IllegalAction(Refusal.NOT_HELD, card=CARD_TEXT[card])
+        self._allowed(seat)
+        duty = self._cache[2]  # type: ignore[index]
+        facts = {
+            "card": CARD_TEXT[card],
+            "led": SUITS[self._led],
+            "trump": SUITS[self._trump],
+            "to_beat": CARD_TEXT[self._win_card],
+        }
+        return IllegalAction(duty, **{name: facts[name] for name in duty.fields})
 
     # ------------------------------------------------------------------ scoring
 

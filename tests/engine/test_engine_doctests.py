@@ -16,6 +16,7 @@ MODULES = [
     "games.engine.options",
     "games.engine.position",
     "games.engine.record",
+    "games.engine.refusals",
     "games.engine.state",
     "games.engine.view",
     "games.bots.arena",

@@ -4,7 +4,8 @@ Live play offers a player the actions ``legal_actions_for`` lists, and refuses w
 refuses. Over random positions of every variant, player count and ``stock_play``, for every
 seat, every candidate action (each card played, each suit sung, tute with 11 and 12, each
 card exchanged, capote yes and no, every bid) is tried on a copy: the accepted ones must be
-the listed ones, no more and no fewer.
+the listed ones, no more and no fewer. Each refused one carries a kind, and a card refused
+for a duty of §5 names the duty that every listed card meets and it does not.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import CARDS, Action, GameState, IllegalAction
-from games.engine.cards import SUITS
+from games.engine import CARDS, Action, GameState, IllegalAction, Refusal
+from games.engine.cards import SUIT_OF, SUITS
+from games.engine.refusals import MALFORMED
+from games.engine.rulebook import beats
 from tests.engine.engine_helpers import leader_wins_trick, position, replay, rich_deal
 
 TABLES = [
@@ -34,6 +37,7 @@ TABLES = [
 ]
 IDS = ["-".join(str(v) for v in t.values()) for t in TABLES]
 
+CARDS_BY_TEXT = {str(c): c.index for c in CARDS}
 MAX_BID = 13  # above the largest hand (12 cards with 3 players)
 
 
@@ -49,16 +53,54 @@ def candidates(seat: int) -> list[Action]:
 
 
 def accepted(state, seat: int) -> set[Action]:
-    """The candidates ``apply`` takes, each tried on its own copy."""
+    """The candidates ``apply`` takes, each tried on its own copy; every one it refuses
+    carries a kind, and a card refused for a duty of §5 is explained by the legal list."""
     ok = set()
     for action in candidates(seat):
         copy = state.clone()
         try:
             copy.apply(action)
-        except IllegalAction:
+        except IllegalAction as refused:
+            assert isinstance(refused.kind, Refusal) and refused.kind not in MALFORMED
+            assert tuple(refused.values) == refused.kind.fields
+            if refused.kind in DUTIES:
+                check_duty(state, seat, action, refused)
             continue
         ok.add(action)
     return ok
+
+
+DUTIES = {
+    Refusal.FOLLOW_SUIT,
+    Refusal.BEAT_LED,
+    Refusal.TRUMP,
+    Refusal.OVERTRUMP,
+    Refusal.ANSWER_TRUMP_LEAD,
+}
+
+
+def check_duty(state, seat: int, action: Action, refused: IllegalAction) -> None:
+    """The duty that refused a held card is the one every legal card meets and it does not."""
+    kind, values = refused.kind, refused.values
+    legal = [a.value for a in state.legal_actions_for(seat) if a.kind == "play"]
+    card = action.value
+    assert card in state.hand(seat) and card not in legal and values["card"] == str(card)
+    assert state.trick and state.turn == seat
+
+    def meets(c) -> bool:
+        if kind in (Refusal.FOLLOW_SUIT, Refusal.BEAT_LED):
+            follows = c.suit == values["led"] == SUITS[SUIT_OF[state.trick[0]]]
+            if kind is Refusal.BEAT_LED:
+                return follows and beats(c.index, CARDS_BY_TEXT[values["to_beat"]], state.trump)
+            return follows
+        is_trump = c.suit == values["trump"] == SUITS[state.trump]
+        if kind is Refusal.OVERTRUMP:
+            return is_trump and beats(c.index, CARDS_BY_TEXT[values["to_beat"]], state.trump)
+        return is_trump
+
+    assert legal and all(meets(c) for c in legal)
+    # Every held card that meets the duty is legal: the duty alone chose them.
+    assert [c for c in state.hand(seat) if meets(c)] == legal
 
 
 def play_random_game(table: dict, seed: int, on_step, max_deals: int) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import from_record, rulebook
+from games.engine import Refusal, from_record, rulebook
 from games.engine.cards import SUITS, caballo, card_index, rey
 from games.engine.rulebook import (
     beats,
@@ -130,64 +130,70 @@ def test_the_trick_goes_to_the_highest_trump_else_the_highest_of_the_led_suit():
 
 
 # ---------------------------------------------------------------------- §5 the duties
+# Each duty gives the cards a follower may play and the reason any other card is refused.
+
+
+def duties(mine: list[int], led: int, win: str, trump: int) -> tuple[set[str], Refusal | None]:
+    allowed, reason = follower_duties(mine, led, c(win), trump)
+    return texts(allowed), reason
 
 
 def test_follow_and_beat_when_a_higher_card_of_the_led_suit_is_held():
     mine = hand("1O 4O 2O 3C")
-    assert texts(follower_duties(mine, O, c("12O"), trump=E)) == {"1O"}
+    assert duties(mine, O, "12O", trump=E) == ({"1O"}, Refusal.BEAT_LED)
 
 
 def test_follow_with_any_card_of_the_suit_when_none_beats():
     mine = hand("4O 2O 3C")
-    assert texts(follower_duties(mine, O, c("12O"), trump=E)) == {"4O", "2O"}
+    assert duties(mine, O, "12O", trump=E) == ({"4O", "2O"}, Refusal.FOLLOW_SUIT)
 
 
 @pytest.mark.parametrize(
-    ("cards", "led", "win", "allowed"),
+    ("cards", "led", "win", "allowed", "reason"),
     [
-        ("4C 1E", C, "12C", {"4C"}),
-        ("5E 1B 3B", E, "12E", {"5E"}),
-        ("2O 1C", O, "12O", {"2O"}),
-        ("1O 3O 2B", C, "12C", {"1O", "3O", "2B"}),  # void in copas, no trump (espadas)
+        ("4C 1E", C, "12C", {"4C"}, Refusal.FOLLOW_SUIT),
+        ("5E 1B 3B", E, "12E", {"5E"}, Refusal.FOLLOW_SUIT),
+        ("2O 1C", O, "12O", {"2O"}, Refusal.FOLLOW_SUIT),
+        ("1O 3O 2B", C, "12C", {"1O", "3O", "2B"}, None),  # void in copas, no trump (espadas)
     ],
 )
-def test_a_suit_is_its_own_ten_cards_and_no_card_of_the_next_suit(cards, led, win, allowed):
-    assert texts(follower_duties(hand(cards), led, c(win), trump=E)) == allowed
+def test_a_suit_is_its_own_ten_cards_and_no_card_of_the_next_suit(cards, led, win, allowed, reason):
+    assert duties(hand(cards), led, win, trump=E) == (allowed, reason)
 
 
 def test_beating_means_above_the_best_led_suit_card_not_just_the_first():
     mine = hand("3O 10O 2C")  # 3O beats the 12O led but not the as played after it
-    assert texts(follower_duties(mine, O, c("1O"), trump=E)) == {"3O", "10O"}
+    assert duties(mine, O, "1O", trump=E) == ({"3O", "10O"}, Refusal.FOLLOW_SUIT)
 
 
 def test_once_a_trump_is_on_a_plain_lead_any_card_of_the_led_suit_will_do():
     mine = hand("1O 4O 1E")
-    assert texts(follower_duties(mine, O, c("7E"), trump=E)) == {"1O", "4O"}
+    assert duties(mine, O, "7E", trump=E) == ({"1O", "4O"}, Refusal.FOLLOW_SUIT)
 
 
 def test_on_a_trump_lead_the_follower_must_beat_in_trump():
     mine = hand("1E 5E 1O")
-    assert texts(follower_duties(mine, E, c("12E"), trump=E)) == {"1E"}
+    assert duties(mine, E, "12E", trump=E) == ({"1E"}, Refusal.BEAT_LED)
 
 
 def test_without_the_led_suit_a_trump_must_be_played():
     mine = hand("2E 1C 3C")
-    assert texts(follower_duties(mine, O, c("12O"), trump=E)) == {"2E"}
+    assert duties(mine, O, "12O", trump=E) == ({"2E"}, Refusal.TRUMP)
 
 
 def test_over_a_trump_on_the_table_a_higher_trump_must_be_played():
     mine = hand("1E 2E 1C")
-    assert texts(follower_duties(mine, O, c("12E"), trump=E)) == {"1E"}
+    assert duties(mine, O, "12E", trump=E) == ({"1E"}, Refusal.OVERTRUMP)
 
 
 def test_there_is_no_duty_to_under_trump():
     mine = hand("2E 1C 3C")
-    assert texts(follower_duties(mine, O, c("12E"), trump=E)) == {"2E", "1C", "3C"}
+    assert duties(mine, O, "12E", trump=E) == ({"2E", "1C", "3C"}, None)
 
 
 def test_with_neither_the_led_suit_nor_a_trump_any_card_will_do():
     mine = hand("1C 3B")
-    assert texts(follower_duties(mine, O, c("12O"), trump=E)) == {"1C", "3B"}
+    assert duties(mine, O, "12O", trump=E) == ({"1C", "3B"}, None)
 
 
 @pytest.mark.parametrize("stock_play", ["free", "follow_trump", "strict"])
@@ -199,24 +205,25 @@ def test_without_a_stock_or_in_the_arrastre_the_full_duties_apply(stock_play):
 def test_strict_stock_play_applies_the_duties_while_the_stock_lasts():
     mine = hand("1O 4O 2E")
     assert full_duties_apply(True, "strict", 10)
-    assert texts(follower_duties(mine, O, c("12O"), E)) == {"1O"}
+    assert duties(mine, O, "12O", E) == ({"1O"}, Refusal.BEAT_LED)
 
 
 def test_free_stock_play_allows_any_card_while_the_stock_lasts():
     mine = hand("1O 4O 2E")
     assert not full_duties_apply(True, "free", 10)
-    assert stock_play_allowed(mine, O, E, "free") == mine
-    assert stock_play_allowed(mine, E, E, "free") == mine
+    assert stock_play_allowed(mine, O, E, "free") == (mine, None)
+    assert stock_play_allowed(mine, E, E, "free") == (mine, None)
 
 
 def test_follow_trump_stock_play_asks_any_trump_on_a_trump_lead_only():
     mine = hand("1O 4E 2E")
     assert not full_duties_apply(True, "follow_trump", 10)
     # Any trump, even one that does not beat, and only on a trump lead.
-    assert texts(stock_play_allowed(mine, E, E, "follow_trump")) == {"4E", "2E"}
-    assert stock_play_allowed(mine, O, E, "follow_trump") == mine
+    allowed, reason = stock_play_allowed(mine, E, E, "follow_trump")
+    assert (texts(allowed), reason) == ({"4E", "2E"}, Refusal.ANSWER_TRUMP_LEAD)
+    assert stock_play_allowed(mine, O, E, "follow_trump") == (mine, None)
     no_trump = hand("1O 4C")
-    assert stock_play_allowed(no_trump, E, E, "follow_trump") == no_trump
+    assert stock_play_allowed(no_trump, E, E, "follow_trump") == (no_trump, None)
 
 
 def test_who_must_answer_the_led_suit():

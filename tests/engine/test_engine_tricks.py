@@ -46,6 +46,16 @@ def test_follower_must_follow_suit_with_a_higher_card_when_possible():
     assert refusal(state, Action.play(1, "4O")) == (
         "You must follow suit with a higher card when you can (§5)."
     )
+    # One duty chose the 1O, and it is the reason every other card is refused.
+    other = next(str(c) for c in state.hand(1) if c.suit != "O")
+    assert refusal(state, Action.play(1, other)) == (
+        "You must follow suit with a higher card when you can (§5)."
+    )
+
+
+def test_follower_who_holds_the_led_suit_must_follow_it():
+    state = table({0: "1O", 1: "5O 4O"}, {1: "O"})
+    play(state, 0, "1O")
     other = next(str(c) for c in state.hand(1) if c.suit != "O")
     assert refusal(state, Action.play(1, other)) == "You must follow suit when you can (§5)."
 
