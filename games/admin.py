@@ -20,11 +20,11 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts import services as account_services
-from accounts.admin import MuteForm, when
+from accounts.admin import MuteForm, ReasonForm, when
 from accounts.models import User
 from games import reports, services
 from games.models import ChatMessage, Game, GameSeat, Invitation, Report, Table, TableSeat
@@ -77,20 +77,57 @@ class TableAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.action(description=_("Close selected tables"), permissions=["close"])
     def close_tables(self, request, queryset):
-        closed = 0
-        for table in queryset:
-            try:
-                services.table_close(table_id=table.pk, moderator=request.user)
-            except services.TableError as error:
-                self.message_user(request, f"{table}: {error.message}", level=messages.ERROR)
-                continue
-            self.log_change(request, table, "Closed the table.")
-            closed += 1
-        self.message_user(
-            request,
-            gettext("Closed %(count)s table(s).") % {"count": closed},
-            level=messages.SUCCESS,
-        )
+        """A confirmation page asking why; then each table is closed (its running game
+        cancelled, stakes refunded), the players told why, and the closing logged."""
+        queryset = queryset.order_by("pk")
+        if "apply" in request.POST:
+            form = ReasonForm(request.POST)
+            if form.is_valid():
+                reason = form.cleaned_data["reason"].strip()
+                closed: list[str] = []
+                for table in queryset:
+                    if table.status == Table.Status.CLOSED:
+                        continue
+                    try:
+                        services.table_close(
+                            table_id=table.pk, moderator=request.user, reason=reason
+                        )
+                    except services.TableError as error:
+                        self.message_user(
+                            request,
+                            gettext("Table %(number)s not closed: %(error)s")
+                            % {"number": table.pk, "error": error.message},
+                            level=messages.ERROR,
+                        )
+                        continue
+                    self.log_change(request, table, f"Closed the table. Reason: {reason}")
+                    closed.append(str(table.pk))
+                if closed:
+                    text = ngettext(
+                        "Closed table %(tables)s; its players are told why.",
+                        "Closed %(count)s tables: %(tables)s; their players are told why.",
+                        len(closed),
+                    ) % {"tables": ", ".join(closed), "count": len(closed)}
+                    self.message_user(request, text, level=messages.SUCCESS)
+                else:
+                    self.message_user(
+                        request,
+                        gettext("Nothing changed: these tables were already closed."),
+                        level=messages.WARNING,
+                    )
+                return None
+        else:
+            form = ReasonForm()
+        context = {
+            **self.admin_site.each_context(request),
+            "title": gettext("Close tables"),
+            "form": form,
+            "tables": queryset.select_related("game"),
+            "action": request.POST.get("action"),
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/games/table/close_form.html", context)
 
 
 class GameSeatInline(ReadOnlyAdminMixin, admin.TabularInline):

@@ -1,3 +1,5 @@
+from datetime import UTC
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -71,6 +73,10 @@ TABLE_STRINGS = {
     "gone": _("This table is closed or cannot be watched."),
     "watching": _("You are watching this table."),
     "closed": _("This table is closed."),
+    "closed_by_moderator": _("A moderator closed this table: %(reason)s"),
+    "closed_refunded": _("A moderator closed the table: every stake was given back."),
+    "muted_until": _("You are muted until %(time)s: %(reason)s"),
+    "report_message": _("Report this message"),
     "options_changed": _("%(user)s changed the options."),
     "sat": _("%(user)s sat down."),
     "stood": _("%(user)s stood up."),
@@ -231,8 +237,32 @@ def table_detail(request, pk: int, options_form: TableOptionsForm | None = None)
         "invite_form": InviteForm(),
         "all_cards": _all_cards(),
         "strings": TABLE_STRINGS,
+        "mute": _mute(request.user),
     }
     return render(request, "games/table_detail.html", context)
+
+
+def _mute(user) -> dict[str, str] | None:
+    """A muted player's mute as the chat box shows it (the script shows the time in the
+    player's own clock), or None."""
+    if not (user.is_authenticated and user.is_muted):
+        return None
+    until = user.muted_until.astimezone(UTC)
+    return {
+        "until": until.isoformat().replace("+00:00", "Z"),
+        "time": f"{until:%H:%M} UTC",
+        "reason": user.mute_reason,
+    }
+
+
+def chat_mute(request):
+    """The player's mute, for the table page's chat box: `{"until": null}` when not muted."""
+    mute = _mute(request.user)
+    return JsonResponse(
+        {"until": mute["until"], "reason": mute["reason"]}
+        if mute
+        else {"until": None, "reason": ""}
+    )
 
 
 # What each button of the table page asks, when it is posted without the socket (no script).
