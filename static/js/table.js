@@ -712,8 +712,9 @@ document.addEventListener("DOMContentLoaded", () => {
   function localTime(moment) {
     const lang = document.documentElement.lang || undefined;
     const sameDay = moment.toDateString() === new Date().toDateString();
-    const options = sameDay ? { hour: "2-digit", minute: "2-digit" }
-      : { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
+    // The 24-hour clock, as everywhere on the site: "until 21:40".
+    const clock = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+    const options = sameDay ? clock : { day: "numeric", month: "short", ...clock };
     return moment.toLocaleString(lang, options);
   }
   function drawChatForm() {
