@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from accounts.services import user_mute
 from games import services
-from games.models import Game, Table
+from games.models import Game, Report, Table
 from rankings.selectors import chips_balance
 from rankings.services import game_result_award
 from tests.accounts.factories import PASSWORD, ModeratorFactory, UserFactory
@@ -86,6 +86,9 @@ def test_a_moderator_excludes_a_game_and_counts_it_again(browser, daphne_server)
     phone.goto(daphne_server + "/rankings/")
     expect(phone.locator("main")).to_contain_text("ana_gana")
 
+    mod.goto(daphne_server + "/admin/rankings/gameresult/")
+    assert mod.evaluate("document.documentElement.scrollWidth") <= DESKTOP["width"]
+    mod.screenshot(path=str(ARTIFACTS / "admin-game-results-1280.png"), full_page=True)
     mod.goto(daphne_server + f"/admin/rankings/gameresult/?q={game_id}")
     row = mod.locator("#result_list tbody tr")
     expect(row).to_have_count(1)
@@ -235,3 +238,42 @@ def test_a_muted_player_reads_until_when_and_why_in_the_chat_box(browser, daphne
     page.locator("#chat-text").fill("ya puedo")
     page.get_by_role("button", name="Send").click()
     page.locator("#chat-log li").get_by_text("ya puedo").wait_for()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375", "1280"])
+def test_a_player_reports_a_chat_message_from_the_table(browser, daphne_server, viewport):
+    def make_table():
+        ana, beto = UserFactory(username="ana_dice"), UserFactory(username="beto_lee")
+        table = services.table_create(master=ana, options={"variant": "habanero"})
+        services.table_sit(table_id=table.pk, user=beto)
+        services.chat_post(table_id=table.pk, user=ana, text="eres un paquete, lárgate")
+        return table.pk
+
+    table_id = in_thread(make_table)
+    page = player_page(browser, daphne_server, "beto_lee", viewport)
+    page.goto(f"{daphne_server}/tables/{table_id}/")
+    line = page.locator("#chat-log li", has_text="eres un paquete")
+    line.get_by_role("link", name="Report this message: ana_dice").click()
+    page.wait_for_url(f"**/tables/{table_id}/report/?message=*")
+    expect(page.get_by_label("ana_dice: eres un paquete, lárgate")).to_be_checked()
+    page.get_by_label("Insults or harassment").check()
+    page.get_by_label("A note for the moderators (optional)").fill("Lo hace en cada partida")
+    assert no_sideways_scroll(page)
+    width = viewport["width"]
+    page.screenshot(path=str(ARTIFACTS / f"table-report-{width}.png"), full_page=True)
+    page.get_by_role("button", name="Send the report").click()
+    page.wait_for_url(f"**/tables/{table_id}/")
+    expect(page.locator(".messages")).to_contain_text(
+        "Thank you: the moderators will read your report."
+    )
+
+    def sent():
+        report = Report.objects.select_related("reported", "message").get()
+        return report.reported.username, report.message.text, report.reason, report.note
+
+    assert in_db(sent) == (
+        "ana_dice",
+        "eres un paquete, lárgate",
+        "insults",
+        "Lo hace en cada partida",
+    )
