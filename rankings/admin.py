@@ -336,15 +336,15 @@ class GameResultAdmin(ReadOnlyAdmin):
     Rows are named by the game's number (never the result's row id), and a search for a
     number finds that game only."""
 
+    # Compact columns, so that the list fits a 1280-pixel screen beside its filters; the
+    # pairs and the award's time are on each game's page.
     list_display = (
         "game",
         "variant",
         "players",
-        "pairs",
         "competitive",
         "stake",
-        "finished_at",
-        "awarded_at",
+        "finished",
         "exclusion",
         "exclusion_note",
         "links",
@@ -390,6 +390,10 @@ class GameResultAdmin(ReadOnlyAdmin):
     @admin.display(description=_("Game"), ordering="game_id")
     def game(self, obj: GameResult) -> str:
         return gettext("Game %(number)s") % {"number": obj.game_id}
+
+    @admin.display(description=_("finished"), ordering="finished_at")
+    def finished(self, obj: GameResult) -> str:
+        return when(obj.finished_at)
 
     @admin.display(description=_("See"))
     def links(self, obj: GameResult) -> str:

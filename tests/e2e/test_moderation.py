@@ -88,6 +88,10 @@ def test_a_moderator_excludes_a_game_and_counts_it_again(browser, daphne_server)
 
     mod.goto(daphne_server + "/admin/rankings/gameresult/")
     assert mod.evaluate("document.documentElement.scrollWidth") <= DESKTOP["width"]
+    assert mod.evaluate(
+        "(() => { const t = document.getElementById('result_list');"
+        " return t.parentElement.scrollWidth <= t.parentElement.clientWidth; })()"
+    )
     mod.screenshot(path=str(ARTIFACTS / "admin-game-results-1280.png"), full_page=True)
     mod.goto(daphne_server + f"/admin/rankings/gameresult/?q={game_id}")
     row = mod.locator("#result_list tbody tr")
