@@ -21,3 +21,6 @@ class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
     moderator_permissions = GAMES_MODERATOR_PERMISSIONS
+
+    def ready(self) -> None:
+        from games import signals  # noqa: F401 - a mute reaches the player's tables

@@ -49,6 +49,8 @@ document.addEventListener("DOMContentLoaded", () => {
       if (jumped) send({ type: "sync" });
     } else if (frame.type === "chat") {
       addChat(frame.message);
+    } else if (frame.type === "mute") {
+      loadMute(); // a moderator muted or unmuted this player just now
     } else if (frame.type === "error") {
       if (frame.code === "muted") {
         loadMute(); // the chat box says until when and why, in its place
