@@ -19,9 +19,15 @@ app.autodiscover_tasks()
 
 # Tasks that run every second or at every robot's move: their bookkeeping lines go to DEBUG.
 QUIET_TASKS = frozenset({"games.sweep_timers", "games.fire_timer"})
-# The loggers of Celery 5's beat ("Sending due task"), worker ("Task … received") and
-# tracer ("Task … succeeded in …").
-QUIET_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace")
+# The loggers of Celery 5's beat ("Sending due task"), worker ("Task … received",
+# "Discarding revoked task" for a sweep that expired in the queue) and tracer ("Task …
+# succeeded in …").
+QUIET_LOGGERS = (
+    "celery.beat",
+    "celery.worker.strategy",
+    "celery.worker.request",
+    "celery.app.trace",
+)
 
 
 class QuietTasks(logging.Filter):
@@ -39,11 +45,10 @@ class QuietTasks(logging.Filter):
         data = getattr(record, "data", None)  # the worker's and the tracer's context
         if isinstance(data, dict):
             return data.get("name")
-        args = record.args
-        # Beat: info('Scheduler: Sending due task %s (%s)', entry.name, entry.task)
-        if isinstance(args, tuple) and len(args) == 2 and isinstance(args[1], str):
-            return args[1]
-        return None
+        # Beat: ('Scheduler: Sending due task %s (%s)', entry.name, entry.task); the worker's
+        # request: ('Discarding revoked task: %s[%s]', name, id) for an expired sweep.
+        args = record.args if isinstance(record.args, tuple) else ()
+        return next((arg for arg in args if isinstance(arg, str) and arg in QUIET_TASKS), None)
 
 
 QUIET = QuietTasks()

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from celery import beat
 from celery.app import trace
-from celery.worker import strategy
+from celery.worker import request, strategy
 from django.utils import timezone
 
 import tute_site.celery  # noqa: F401 - sets the filter up, as the worker and beat do
@@ -24,11 +24,13 @@ def context(name: str) -> dict:
 
 
 def celerys_lines(name: str) -> None:
-    """The three lines Celery writes for one run of task `name`, by its own functions."""
+    """The lines Celery writes about task `name`, by its own loggers and functions."""
     beat.info("Scheduler: Sending due task %s (%s)", "games-sweep-timers", name)
     strategy.logger.info(trace.LOG_RECEIVED, context(name), extra={"data": context(name)})
     success = {**context(name), "return_value": "{}", "runtime": 0.01}
     trace.info(trace.LOG_SUCCESS, success)
+    # A sweep that waited past its 2 s expiry (a busy or restarting worker).
+    request.logger.info("Discarding revoked task: %s[%s]", name, "1b2c")
 
 
 def test_celerys_lines_about_the_sweep_are_not_at_info(caplog):
@@ -41,14 +43,14 @@ def test_celerys_lines_about_the_sweep_are_not_at_info(caplog):
 def test_they_are_still_there_at_debug(caplog):
     with caplog.at_level(logging.DEBUG):
         celerys_lines("games.sweep_timers")
-    assert [r.levelname for r in caplog.records] == ["DEBUG"] * 3
+    assert [r.levelname for r in caplog.records] == ["DEBUG"] * 4
     assert "Sending due task" in caplog.records[0].getMessage()
 
 
 def test_other_tasks_keep_their_info_lines(caplog):
     with caplog.at_level(logging.INFO):
         celerys_lines("rankings.award_game")
-    assert [r.levelname for r in caplog.records] == ["INFO"] * 3
+    assert [r.levelname for r in caplog.records] == ["INFO"] * 4
     assert "rankings.award_game" in caplog.records[2].getMessage()
     assert "succeeded" in caplog.records[2].getMessage()
 
