@@ -187,12 +187,19 @@ class PlayerAdmin(UserAdmin):
             form = form_class(request.POST)
             if form.is_valid():
                 done: list[str] = []
+                refused = 0
                 for user in queryset:
                     try:
                         message = apply(user, form.cleaned_data)
                     except self.moderation_errors as error:
+                        refused += 1
+                        # The name is not first: the admin capitalises a message's first
+                        # letter, and a username is shown as its player wrote it.
                         self.message_user(
-                            request, f"{user.username}: {error}", level=messages.ERROR
+                            request,
+                            gettext("Not applied to %(player)s: %(error)s")
+                            % {"player": user.username, "error": error},
+                            level=messages.ERROR,
                         )
                         continue
                     if message:
@@ -202,7 +209,7 @@ class PlayerAdmin(UserAdmin):
                     self.message_user(
                         request, success(done, form.cleaned_data), level=messages.SUCCESS
                     )
-                else:
+                elif not refused:
                     self.message_user(
                         request,
                         gettext("Nothing changed: this form had already been applied."),
@@ -313,8 +320,13 @@ class PlayerAdmin(UserAdmin):
 
 @admin.register(ModerationAction)
 class ModerationActionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ("created_at", "kind", "target", "moderator", "reason", "until", "amount")
+    list_display = ("created_at", "kind", "subject", "moderator", "reason", "until", "amount")
     list_select_related = ("target", "moderator")
     list_filter = ("kind",)
-    search_fields = ("target__username", "moderator__username", "reason")
+    search_fields = ("target__username", "moderator__username", "reason", "=game_id", "=table_id")
     date_hierarchy = "created_at"
+
+    @admin.display(description=_("on"))
+    def subject(self, obj: ModerationAction) -> str:
+        """The player, game or table the action was on."""
+        return obj.subject

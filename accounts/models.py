@@ -147,7 +147,12 @@ class KnownIP(models.Model):
 
 
 class ModerationAction(models.Model):
-    """Who did what to whom, when, and why. Written by the moderation services only."""
+    """Who did what to whom, when, and why. Written by the moderation services only.
+
+    An action is on a player (`target`), on a game (`game_id`: excluded from the leaderboards
+    or counted again) or on a table (`table_id`: closed). The ids are plain numbers, as in
+    the ledger: accounts knows nothing of games.
+    """
 
     class Kind(models.TextChoices):
         BAN = "ban", _("Ban")
@@ -155,6 +160,11 @@ class ModerationAction(models.Model):
         MUTE = "mute", _("Mute")
         UNMUTE = "unmute", _("Unmute")
         CHIPS = "chips", _("Chips adjustment")
+        WARN = "warn", _("Warning")
+        DISMISS = "dismiss", _("Report closed, no action")
+        EXCLUDE = "exclude", _("Game excluded from the leaderboards")
+        INCLUDE = "include", _("Game counted again")
+        CLOSE = "close", _("Table closed")
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -165,9 +175,13 @@ class ModerationAction(models.Model):
     target = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
+        null=True,
+        blank=True,
         related_name="moderation_actions",
         verbose_name=_("player"),
     )
+    game_id = models.BigIntegerField(_("game"), null=True, blank=True, db_index=True)
+    table_id = models.BigIntegerField(_("table"), null=True, blank=True, db_index=True)
     kind = models.CharField(_("action"), max_length=8, choices=Kind.choices)
     reason = models.TextField(_("reason"), blank=True, default="")
     until = models.DateTimeField(_("until"), null=True, blank=True)
@@ -178,12 +192,30 @@ class ModerationAction(models.Model):
         ordering = ["-created_at", "-pk"]
         verbose_name = _("moderation action")
         verbose_name_plural = _("moderation actions")
+        constraints = [
+            # Every action is on something: a player, a game or a table.
+            models.CheckConstraint(
+                condition=models.Q(target__isnull=False)
+                | models.Q(game_id__isnull=False)
+                | models.Q(table_id__isnull=False),
+                name="accounts_moderationaction_has_subject",
+            ),
+        ]
 
     def __str__(self) -> str:
         # What a moderator reads in the history: names and a time, never row ids.
         return gettext("%(action)s: %(player)s, by %(moderator)s, %(when)s") % {
             "action": self.get_kind_display(),
-            "player": self.target.username,
+            "player": self.subject,
             "moderator": self.moderator.username,
             "when": f"{self.created_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC",
         }
+
+    @property
+    def subject(self) -> str:
+        """What the action was on, as a moderator names it: the player, the game or the table."""
+        if self.target_id is not None:
+            return self.target.username
+        if self.game_id is not None:
+            return gettext("game %(number)s") % {"number": self.game_id}
+        return gettext("table %(number)s") % {"number": self.table_id}

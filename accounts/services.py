@@ -154,6 +154,30 @@ def check_moderator_may_act(*, moderator: User, user: User) -> None:
         raise ModerationError(_("Only a superuser may moderate staff."))
 
 
+def moderation_log(
+    *,
+    moderator: User,
+    kind: str,
+    reason: str = "",
+    target: User | None = None,
+    game_id: int | None = None,
+    table_id: int | None = None,
+    until: datetime | None = None,
+) -> ModerationAction:
+    """Write one line of the moderation log, inside the caller's transaction: the services
+    of rankings (a game excluded or counted again) and games (a table closed, a report
+    decided) log here, as bans and mutes do."""
+    return ModerationAction.objects.create(
+        moderator=moderator,
+        kind=kind,
+        reason=reason.strip(),
+        target=target,
+        game_id=game_id,
+        table_id=table_id,
+        until=until,
+    )
+
+
 def _locked_user(user: User) -> User:
     return User.objects.select_for_update().get(pk=user.pk)
 

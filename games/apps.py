@@ -1,7 +1,8 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
-# The Moderators group's rights here: see tables, games and chat, close a table. No add,
+# The Moderators group's rights here: see tables, games and chat, close a table, decide
+# on players' reports. No add,
 # change or delete: every change goes through an admin action and a service.
 GAMES_MODERATOR_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("games", "view_table"),
@@ -11,6 +12,8 @@ GAMES_MODERATOR_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("games", "view_gameseat"),
     ("games", "view_chatmessage"),
     ("games", "view_invitation"),
+    ("games", "view_report"),
+    ("games", "decide_report"),
 )
 
 
@@ -18,3 +21,6 @@ class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
     moderator_permissions = GAMES_MODERATOR_PERMISSIONS
+
+    def ready(self) -> None:
+        from games import signals  # noqa: F401 - a mute reaches the player's tables

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import selectors
 from games.bots import bot_names
-from games.models import StockPlay, Variant
+from games.models import Report, StockPlay, Variant
 from games.services import DEFAULT_OPTIONS, TableError, clean_table_options
 
 
@@ -130,3 +130,39 @@ class LobbyFilterForm(forms.Form):
 
 class InviteForm(forms.Form):
     username = forms.CharField(label=_("Invite a player"), max_length=150)
+
+
+class ReportForm(forms.Form):
+    """A player's report: a message of the table's chat or one of its players, a reason from
+    the list and a note. The choices are the table's (`reports.table_people`, its chat)."""
+
+    message = forms.TypedChoiceField(
+        label=_("The message"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    player = forms.ChoiceField(label=_("Or the player"), required=False)
+    reason = forms.ChoiceField(
+        label=_("Why"), choices=Report.Reason.choices, widget=forms.RadioSelect
+    )
+    note = forms.CharField(
+        label=_("A note for the moderators (optional)"),
+        required=False,
+        max_length=Report.NOTE_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def __init__(self, *args, messages, people, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["message"].choices = [("", _("None: I report a player"))] + [
+            (m.pk, f"{m.user.username}: {m.text}") for m in messages
+        ]
+        self.fields["player"].choices = [("", "–")] + [(p.username, p.username) for p in people]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.errors and data.get("message") is None and not data.get("player"):
+            raise forms.ValidationError(_("Choose a message or a player to report."))
+        return data

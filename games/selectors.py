@@ -120,6 +120,8 @@ def table_summary(*, table: Table, seats: list[TableSeat] | None = None) -> dict
         "seats": row,
         "free_seats": sum(1 for entry in row if entry is None),
         "game_id": table.game_id,
+        # Why a moderator closed the table ("" otherwise).
+        "close_reason": table.close_reason,
     }
 
 

@@ -47,8 +47,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import ModerationAction, User
 from accounts.selectors import are_friends, can_chat
+from accounts.services import moderation_log
 from games import push
 from games.bots import bot_action, bot_names, get_bot
 from games.bots.base import default_rng
@@ -436,21 +437,28 @@ def table_invite(*, table_id: int, user: User, username: str) -> Invitation:
 
 
 @transaction.atomic
-def table_close(*, table_id: int, moderator: User) -> Table:
-    """A moderator closes a table. A game still running is cancelled and its stakes go back
-    to the players. Locks the table (and the ledger its refund touches)."""
+def table_close(*, table_id: int, moderator: User, reason: str = "") -> Table:
+    """A moderator closes a table, saying why: the players read the reason at the table. A
+    game still running is cancelled and its stakes go back to the players through the
+    ledger. The closing goes to the moderation log. Locks the table (and the ledger its
+    refund touches)."""
     if not (moderator.is_staff and moderator.has_perm("games.close_table")):
         raise TableError("not_master", _("Only moderators may close a table."))
     table = _locked_table(table_id)
     if table.status == Table.Status.CLOSED:
         return table
+    reason = reason.strip()
     game = table.game
     if game is not None and game.status == Game.Status.PLAYING:
         _void_game(table=table, game=game, key=f"table-close-refund:game-{game.pk}")
     table.status = Table.Status.CLOSED
     table.closed_at = timezone.now()
-    table.save(update_fields=["status", "closed_at"])
-    _broadcast(table, {"kind": "closed", "by": moderator.username})
+    table.close_reason = reason
+    table.save(update_fields=["status", "closed_at", "close_reason"])
+    moderation_log(
+        moderator=moderator, kind=ModerationAction.Kind.CLOSE, reason=reason, table_id=table.pk
+    )
+    _broadcast(table, {"kind": "closed", "by": moderator.username, "reason": reason})
     return table
 
 

@@ -1,14 +1,43 @@
 """Celery tasks of live play: the timer sweep (queued by beat every second) and the firing of
-one game's timer, where robots think (games/timers.py)."""
+one game's timer, where robots think (games/timers.py).
+
+Their "received" and "succeeded" lines are at DEBUG (tute_site/celery.py); the sweep says at
+INFO what it fired, and nothing when nothing was due."""
+
+import logging
 
 from celery import shared_task
 
 from games import services, timers
 
+logger = logging.getLogger(__name__)
+
+
+def sweep_report(counts: dict[str, int]) -> str:
+    """What a sweep did, in a line; empty when it did nothing.
+
+    >>> sweep_report({"games": 2, "abandoned": 0, "expired": 1, "sockets": 0})
+    'timer sweep: 2 move timers fired, 1 cancel proposals expired'
+    >>> sweep_report({"games": 0, "abandoned": 0, "expired": 0, "sockets": 0})
+    ''
+    """
+    labels = {
+        "games": "move timers fired",
+        "abandoned": "seats abandoned",
+        "expired": "cancel proposals expired",
+        "sockets": "sockets of stopped servers closed",
+    }
+    done = [f"{counts[key]} {label}" for key, label in labels.items() if counts.get(key)]
+    return f"timer sweep: {', '.join(done)}" if done else ""
+
 
 @shared_task(name="games.sweep_timers", ignore_result=True)
 def sweep_timers() -> dict[str, int]:
-    return timers.sweep()
+    counts = timers.sweep()
+    report = sweep_report(counts)
+    if report:
+        logger.info(report)
+    return counts
 
 
 @shared_task(name="games.fire_timer", ignore_result=True)

@@ -1,5 +1,8 @@
+from datetime import UTC
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
@@ -7,9 +10,9 @@ from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.ip import client_ip
-from games import selectors, services
+from games import reports, selectors, services
 from games.engine.cards import CARDS
-from games.forms import InviteForm, LobbyFilterForm, TableOptionsForm
+from games.forms import InviteForm, LobbyFilterForm, ReportForm, TableOptionsForm
 from games.models import Game, Table
 from games.replays import game_replay
 from games.templatetags.cards import card_label
@@ -70,6 +73,10 @@ TABLE_STRINGS = {
     "gone": _("This table is closed or cannot be watched."),
     "watching": _("You are watching this table."),
     "closed": _("This table is closed."),
+    "closed_by_moderator": _("A moderator closed this table: %(reason)s"),
+    "closed_refunded": _("A moderator closed the table: every stake was given back."),
+    "muted_until": _("You are muted until %(time)s: %(reason)s"),
+    "report_message": _("Report this message"),
     "options_changed": _("%(user)s changed the options."),
     "sat": _("%(user)s sat down."),
     "stood": _("%(user)s stood up."),
@@ -230,8 +237,32 @@ def table_detail(request, pk: int, options_form: TableOptionsForm | None = None)
         "invite_form": InviteForm(),
         "all_cards": _all_cards(),
         "strings": TABLE_STRINGS,
+        "mute": _mute(request.user),
     }
     return render(request, "games/table_detail.html", context)
+
+
+def _mute(user) -> dict[str, str] | None:
+    """A muted player's mute as the chat box shows it (the script shows the time in the
+    player's own clock), or None."""
+    if not (user.is_authenticated and user.is_muted):
+        return None
+    until = user.muted_until.astimezone(UTC)
+    return {
+        "until": until.isoformat().replace("+00:00", "Z"),
+        "time": f"{until:%H:%M} UTC",
+        "reason": user.mute_reason,
+    }
+
+
+def chat_mute(request):
+    """The player's mute, for the table page's chat box: `{"until": null}` when not muted."""
+    mute = _mute(request.user)
+    return JsonResponse(
+        {"until": mute["until"], "reason": mute["reason"]}
+        if mute
+        else {"until": None, "reason": ""}
+    )
 
 
 # What each button of the table page asks, when it is posted without the socket (no script).
@@ -283,3 +314,53 @@ def table_options(request, pk: int):
         else:
             return redirect("table_detail", pk=pk)
     return table_detail(request, pk, options_form=form)
+
+
+# How many of the table's latest messages the report page offers.
+REPORT_MESSAGES = 30
+
+
+@login_required
+def table_report(request, pk: int):
+    """Report a chat message or a player of this table to the moderators: a plain page,
+    linked from the table page (`?message=<id>` picks a message, `?player=<name>` a player)."""
+    table = get_object_or_404(Table, pk=pk)
+    if not reports.may_report_at(user=request.user, table=table):
+        raise PermissionDenied
+    latest = (
+        table.chat_messages.exclude(user=request.user)
+        .select_related("user")
+        .order_by("-created_at", "-pk")[:REPORT_MESSAGES]
+    )
+    chat = list(reversed(latest))
+    people = reports.table_people(table=table).exclude(pk=request.user.pk)
+    kwargs = {"messages": chat, "people": people}
+    if request.method == "POST":
+        form = ReportForm(request.POST, **kwargs)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                reports.report_create(
+                    reporter=request.user,
+                    table_id=table.pk,
+                    reason=data["reason"],
+                    note=data["note"],
+                    message_id=data["message"],
+                    reported=people.filter(username=data["player"]).first(),
+                )
+            except reports.ReportError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(request, _("Thank you: the moderators will read your report."))
+                return redirect(table)
+    else:
+        form = ReportForm(
+            initial={
+                "message": request.GET.get("message", ""),
+                "player": request.GET.get("player", ""),
+            },
+            **kwargs,
+        )
+    status = 400 if form.errors else 200
+    context = {"table": table, "form": form, "per_hour": reports.REPORTS_PER_HOUR}
+    return render(request, "games/table_report.html", context, status=status)

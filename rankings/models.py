@@ -14,6 +14,7 @@ row lock; `rankings.selectors.ledger_mismatches` recomputes it from the entries.
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.options import VARIANT_NAMES
@@ -249,7 +250,10 @@ class GameResult(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.variant} #{self.game_id}"
+        return gettext("Game %(number)s (%(variant)s)") % {
+            "number": self.game_id,
+            "variant": self.variant,
+        }
 
     @property
     def counts(self) -> bool:

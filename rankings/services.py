@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import ModerationAction, User
-from accounts.services import ModerationError, check_moderator_may_act
+from accounts.services import ModerationError, check_moderator_may_act, moderation_log
 from rankings.models import (
     VARIANTS,
     BoardRow,
@@ -732,24 +732,79 @@ def game_results_unawarded(*, older_than: timedelta = timedelta(0)) -> list[int]
     )
 
 
+class NotOnAnyBoard(ModerationError):
+    """A practice game is on no leaderboard: there is nothing to exclude or count again."""
+
+
 @transaction.atomic
 def game_result_exclude(*, result: GameResult, moderator: User, reason: str) -> bool:
     """A moderator takes a game off the leaderboards (collusion). Its chips and XP stay
-    paid; the result and its seats stay. False when it was already excluded.
+    paid; the result and its seats stay. False when it was already excluded. Raises
+    `NotOnAnyBoard` for a practice game. Logs the exclusion (who, when, the game, why).
 
     Locks the result's row, so an award running at the same moment either counted the game
-    first (and this takes it back) or finds it excluded.
+    first (and this takes it back) or finds it excluded. Whatever else a counting game
+    feeds is to be recomputed here too, under the same lock.
     """
-    if not reason.strip():
+    reason = reason.strip()
+    if not reason:
         raise ModerationError(_("Excluding a game needs a reason."))
     locked = GameResult.objects.select_for_update().get(pk=result.pk)
+    if not locked.competitive:
+        raise NotOnAnyBoard(
+            _("Game %(game)s is a practice game: it is on no leaderboard, so nothing changed.")
+            % {"game": locked.game_id}
+        )
     if locked.exclusion:
         return False
-    if locked.awarded_at is not None and locked.competitive:
+    if locked.awarded_at is not None:
         _board_add(locked, list(locked.seats.select_related("user").order_by("seat")), sign=-1)
     locked.exclusion = GameResult.Exclusion.MODERATOR
-    locked.exclusion_note = reason.strip()
+    locked.exclusion_note = reason
     locked.excluded_by = moderator
     locked.excluded_at = timezone.now()
     locked.save(update_fields=["exclusion", "exclusion_note", "excluded_by", "excluded_at"])
+    moderation_log(
+        moderator=moderator,
+        kind=ModerationAction.Kind.EXCLUDE,
+        reason=reason,
+        game_id=locked.game_id,
+    )
+    return True
+
+
+@transaction.atomic
+def game_result_include(*, result: GameResult, moderator: User, reason: str) -> bool:
+    """A moderator counts an excluded game again ("Count it again"): it goes back on every
+    leaderboard row it belongs to, as if it had never been excluded. Works on a game
+    excluded by a moderator or for a shared address. False when it was counting already.
+    Raises `NotOnAnyBoard` for a practice game. Logs the re-inclusion.
+
+    Locks the result's row: an award running at the same moment either finds the game
+    counting (and puts it on the boards itself) or has already been and this adds it.
+    """
+    reason = reason.strip()
+    if not reason:
+        raise ModerationError(_("Counting a game again needs a reason."))
+    locked = GameResult.objects.select_for_update().get(pk=result.pk)
+    if not locked.competitive:
+        raise NotOnAnyBoard(
+            _("Game %(game)s is a practice game: it is on no leaderboard, so nothing changed.")
+            % {"game": locked.game_id}
+        )
+    if not locked.exclusion:
+        return False
+    if locked.awarded_at is not None:
+        _board_add(locked, list(locked.seats.select_related("user").order_by("seat")), sign=1)
+    locked.exclusion = ""
+    locked.exclusion_note = ""
+    locked.excluded_by = None
+    locked.excluded_at = None
+    locked.save(update_fields=["exclusion", "exclusion_note", "excluded_by", "excluded_at"])
+    moderation_log(
+        moderator=moderator,
+        kind=ModerationAction.Kind.INCLUDE,
+        reason=reason,
+        game_id=locked.game_id,
+    )
     return True

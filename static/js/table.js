@@ -48,7 +48,13 @@ document.addEventListener("DOMContentLoaded", () => {
       if (jumped) send({ type: "sync" });
     } else if (frame.type === "chat") {
       addChat(frame.message);
+    } else if (frame.type === "mute") {
+      loadMute(); // a moderator muted or unmuted this player just now
     } else if (frame.type === "error") {
+      if (frame.code === "muted") {
+        loadMute(); // the chat box says until when and why, in its place
+        return;
+      }
       showError(frame.message, frame);
       if (S) {
         drawHand();
@@ -126,7 +132,7 @@ document.addEventListener("DOMContentLoaded", () => {
     tick();
     drawLastTrick();
     drawChat();
-    $("chat-form").hidden = !(S.you && S.you.can_chat);
+    drawChatForm();
   }
 
   function drawFelt() {
@@ -350,7 +356,7 @@ document.addEventListener("DOMContentLoaded", () => {
     const v = view();
     const me = mySeat();
     const gameRunning = running() && v && !v.game_over;
-    if (S.table.status === "closed") return T.closed;
+    if (S.table.status === "closed") return closedText();
     if (!gameRunning) {
       if (cancelled()) return T.cancelled;
       if (v && v.game_over) return S.you.master ? T.ended : `${T.ended} ${T.wait_new_game}`;
@@ -386,7 +392,9 @@ document.addEventListener("DOMContentLoaded", () => {
     }
     box.hidden = false;
     if (cancelled()) {
-      box.append(make("h2", "", T.game_cancelled), make("p", "", T.cancelled_text));
+      const closed = S.table.status === "closed";
+      box.append(make("h2", "", T.game_cancelled),
+        make("p", "", closed ? T.closed_refunded : T.cancelled_text));
       box.append(summaryButtons(v));
       return;
     }
@@ -433,7 +441,7 @@ document.addEventListener("DOMContentLoaded", () => {
       buttons.append(next);
     }
     const over = v.game_over || cancelled();
-    if (over && S.you.master && S.table.free_seats === 0 && S.table.status !== "playing") {
+    if (over && S.you.master && S.table.free_seats === 0 && S.table.status === "open") {
       const again = make("button", "primary", T.new_game);
       again.type = "button";
       again.id = "new-game";
@@ -669,6 +677,13 @@ document.addEventListener("DOMContentLoaded", () => {
     item.dataset.id = message.id;
     // textContent: the text is shown as typed, never as HTML.
     item.append(make("strong", "", message.user), ": ", make("span", "", message.text));
+    if (app.dataset.user && message.user !== app.dataset.user) {
+      const report = make("a", "report-message", "⚑");
+      report.href = `${app.dataset.report}?message=${encodeURIComponent(message.id)}`;
+      report.title = T.report_message;
+      report.setAttribute("aria-label", `${T.report_message}: ${message.user}`);
+      item.append(" ", report);
+    }
     return item;
   }
   function drawChat() {
@@ -682,6 +697,54 @@ document.addEventListener("DOMContentLoaded", () => {
     log.append(chatItem(message));
     log.scrollTop = log.scrollHeight;
   }
+
+  // ------------------------------------------------------------------ closing, muting
+  // A table a moderator closed says so and why; a muted player's chat box says until when
+  // and why, and comes back by itself when the mute ends (the page asks the server again).
+  function closedText() {
+    const reason = S.table.close_reason;
+    return reason ? fmt(T.closed_by_moderator, { reason }) : T.closed;
+  }
+  let muteTimer = null;
+  const mutedUntil = () => {
+    const until = $("chat-muted").dataset.until;
+    return until && new Date(until) > Date.now() ? new Date(until) : null;
+  };
+  function localTime(moment) {
+    const lang = document.documentElement.lang || undefined;
+    const sameDay = moment.toDateString() === new Date().toDateString();
+    // The 24-hour clock, as everywhere on the site: "until 21:40".
+    const clock = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+    const options = sameDay ? clock : { day: "numeric", month: "short", ...clock };
+    return moment.toLocaleString(lang, options);
+  }
+  function drawChatForm() {
+    const closed = !!(S && S.table.status === "closed");
+    const until = mutedUntil();
+    const box = $("chat-muted");
+    box.hidden = !until || closed;
+    if (until) box.textContent = fmt(T.muted_until, { time: localTime(until), reason: box.dataset.reason });
+    $("chat-form").hidden = !(S && S.you && S.you.can_chat) || closed || !!until;
+  }
+  function showMute(mute) {
+    const box = $("chat-muted");
+    box.dataset.until = mute && mute.until ? mute.until : "";
+    box.dataset.reason = mute && mute.reason ? mute.reason : "";
+    clearTimeout(muteTimer);
+    const until = mutedUntil();
+    // Once it ends, ask again (a moderator may have made it longer) and redraw.
+    if (until) muteTimer = setTimeout(loadMute, Math.min(until - Date.now() + 500, 2 ** 31 - 1));
+    drawChatForm();
+  }
+  async function loadMute() {
+    try {
+      const response = await fetch(app.dataset.mute, { headers: { Accept: "application/json" } });
+      if (response.ok) showMute(await response.json());
+    } catch (_error) {
+      // Offline: the socket's reconnection redraws the page; the chat box stays as it is.
+    }
+  }
+  showMute({ until: $("chat-muted").dataset.until, reason: $("chat-muted").dataset.reason });
 
   // ------------------------------------------------------------------ notices and errors
   function showNotice(text) {
@@ -717,7 +780,7 @@ document.addEventListener("DOMContentLoaded", () => {
     }
     const texts = {
       sit: T.sat, stand: T.stood, options: T.options_changed, start: T.started, deal: T.dealt,
-      end: T.ended, invite: T.invited, closed: T.closed,
+      end: T.ended, invite: T.invited,
       away: T.went_away, back: T.came_back, abandoned: T.has_abandoned, leave: T.has_left,
       resume: T.resumed, cancel_proposed: T.cancel_proposed, cancel_accepted: T.cancel_accepted,
       cancel_refused: T.cancel_refused, cancel_expired: T.cancel_expired, cancelled: T.cancelled,

@@ -1,5 +1,7 @@
 """Helpers for tests of the moderators' admin: act on players as a moderator, read the log."""
 
+import re
+
 import pytest
 from django.contrib.admin.models import CHANGE, LogEntry
 
@@ -27,3 +29,11 @@ def logged(moderator, player) -> list[str]:
             user=moderator, object_id=str(player.pk), action_flag=CHANGE
         ).values_list("change_message", flat=True)
     )
+
+
+def messages_after(client, response) -> list[str]:
+    """The admin's messages on the page a response redirects to, as shown."""
+    html = client.get(response["Location"]).content.decode()
+    return [
+        m.strip() for m in re.findall(r'<li class="(?:success|warning|error)">(.*?)</li>', html)
+    ]

@@ -9,17 +9,10 @@ from django.utils import timezone
 
 from accounts.services import user_ban
 from tests.accounts.factories import UserFactory
-from tests.accounts.moderation import USERS, act
+from tests.accounts.moderation import USERS, act, messages_after
 from tests.accounts.moderation import moderator_fixture as moderator_fixture
 
 pytestmark = pytest.mark.django_db
-
-
-def messages_after(client, response) -> list[str]:
-    html = client.get(response["Location"]).content.decode()
-    return [
-        m.strip() for m in re.findall(r'<li class="(?:success|warning|error)">(.*?)</li>', html)
-    ]
 
 
 def test_the_admin_names_the_site(client, moderator):

@@ -10,7 +10,10 @@ from accounts.models import ModerationAction
 from accounts.moderators import moderators_group_sync
 from games import services
 from games.models import Game, Table
+from rankings.models import ChipTransfer
+from rankings.selectors import chips_balance, ledger_totals
 from tests.accounts.factories import ModeratorFactory, StaffUserFactory, UserFactory
+from tests.accounts.moderation import messages_after
 
 pytestmark = pytest.mark.django_db
 
@@ -47,16 +50,44 @@ def test_moderators_see_tables_games_and_a_tables_chat_escaped(client, moderator
 
 def test_a_moderator_closes_a_table_and_its_stakes_go_back(client, moderator, busy_table):
     table, game, master, guest = busy_table
-    response = client.post(
-        "/admin/games/table/", {"action": "close_tables", "_selected_action": [table.pk]}
+    selected = {"action": "close_tables", "_selected_action": [table.pk]}
+    # First a confirmation page asking why; nothing is closed yet.
+    confirm = client.post("/admin/games/table/", selected)
+    assert confirm.status_code == 200
+    page = confirm.content.decode()
+    assert "Reason" in page and "its running game is cancelled and every stake given back" in page
+    no_reason = client.post("/admin/games/table/", {**selected, "apply": "1", "reason": " "})
+    assert no_reason.status_code == 200 and "This field is required." in no_reason.content.decode()
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+
+    done = client.post(
+        "/admin/games/table/", {**selected, "apply": "1", "reason": "Insults in the chat"}
     )
-    assert response.status_code == 302
+    assert messages_after(client, done) == [f"Closed table {table.pk}; its players are told why."]
     table.refresh_from_db()
     game.refresh_from_db()
     assert table.status == Table.Status.CLOSED and game.status == Game.Status.CANCELLED
-    from rankings.selectors import chips_balance
-
+    assert table.close_reason == "Insults in the chat"
+    # The stakes went back through the ledger.
     assert (chips_balance(user=master), chips_balance(user=guest)) == (500, 500)
+    refunds = ChipTransfer.objects.filter(game_id=game.pk, reason="refund")
+    assert refunds.count() == 1 and ledger_totals().accounted
+    # In the moderation log: who, when, the table and why.
+    action = ModerationAction.objects.get(kind="close")
+    assert (action.moderator, action.table_id, action.reason, action.target) == (
+        moderator,
+        table.pk,
+        "Insults in the chat",
+        None,
+    )
+    log = client.get("/admin/accounts/moderationaction/").content.decode()
+    assert f"table {table.pk}" in log and "Table closed" in log
+    again = client.post(
+        "/admin/games/table/", {**selected, "apply": "1", "reason": "Insults in the chat"}
+    )
+    assert messages_after(client, again) == ["Nothing changed: these tables were already closed."]
+    assert ModerationAction.objects.filter(kind="close").count() == 1
 
 
 def test_a_moderator_mutes_the_author_of_a_chat_message(client, moderator, busy_table):
@@ -82,6 +113,9 @@ def test_staff_without_the_rights_can_neither_see_nor_close_tables(client, busy_
     table, *_ = busy_table
     client.force_login(StaffUserFactory())
     assert client.get("/admin/games/table/").status_code == 403
-    client.post("/admin/games/table/", {"action": "close_tables", "_selected_action": [table.pk]})
+    client.post(
+        "/admin/games/table/",
+        {"action": "close_tables", "_selected_action": [table.pk], "apply": "1", "reason": "x"},
+    )
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING

@@ -3,13 +3,16 @@ exactly the fields of a real one of its kind, at every depth."""
 
 import json
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
+from django.utils import timezone
 
+from accounts.services import user_mute
 from games import services
-from tests.accounts.factories import UserFactory
+from tests.accounts.factories import ModeratorFactory, UserFactory
 from tests.games.live import open_socket, table_socket
 from tests.games.test_socket_faults import current, move, next_push
 
@@ -89,6 +92,12 @@ async def real_frames() -> dict[str, dict]:
     frames["error"] = await sockets[1].receive_json_from(timeout=5)
     await sockets[0].send_json_to({"type": "cancel"})
     frames["cancel"] = (await next_push(sockets[0]))["game"]["cancel"]
+    moderator = await sync_to_async(ModeratorFactory)()
+    until = timezone.now() + timedelta(minutes=10)
+    await sync_to_async(user_mute)(user=bob, moderator=moderator, until=until, reason="spam")
+    while (frame := await sockets[1].receive_json_from(timeout=5))["type"] != "mute":
+        pass
+    frames["mute"] = frame
     alone = await sync_to_async(services.table_create)(
         master=await sync_to_async(UserFactory)(), options={"variant": "habanero"}
     )

@@ -13,7 +13,7 @@ from rankings.models import ChipTransfer, LedgerEntry, XpEvent
 from rankings.selectors import chips_balance, ledger_totals
 from rankings.services import chips_adjust_by_moderator, xp_award
 from tests.accounts.factories import ModeratorFactory, UserFactory
-from tests.accounts.moderation import USERS, act, logged
+from tests.accounts.moderation import USERS, act, logged, messages_after
 from tests.accounts.moderation import moderator_fixture as moderator_fixture
 
 pytestmark = pytest.mark.django_db
@@ -34,11 +34,25 @@ def test_moderator_adjusts_chips_through_the_ledger_once_per_form(client, modera
     assert ModerationAction.objects.filter(target=player, kind="chips").count() == 1
     assert ledger_totals().accounted
 
+    client.get(USERS)  # shows (and so clears) the messages so far
     too_much = {"apply": "1", "amount": "-5000", "reason": "Typo", "token": "f" * 32}
     response = act(client, "adjust_chips", [player], **too_much)
-    followed = client.get(response["Location"]).content.decode()
-    assert "holds 1250 chips, cannot take 5000" in followed
+    assert messages_after(client, response) == [
+        "Not applied to unlucky: they hold 1,250 chips, fewer than the 5,000 to take."
+    ]
     assert chips_balance(user=player) == 1250
+
+
+def test_taking_more_than_a_player_holds_says_so_once_with_the_name_as_written(client, moderator):
+    player = UserFactory(username="ana_NC", chips=1560)
+    too_much = {"apply": "1", "amount": "-999999", "reason": "Typo", "token": "e" * 32}
+    response = act(client, "adjust_chips", [player], **too_much)
+    # One message, true, the name as its player wrote it (not "Ana_NC"), and no
+    # "already applied": the form never was.
+    assert messages_after(client, response) == [
+        "Not applied to ana_NC: they hold 1,560 chips, fewer than the 999,999 to take."
+    ]
+    assert not ModerationAction.objects.filter(target=player).exists()
 
 
 def test_moderator_sees_a_players_ips_ledger_and_xp_but_cannot_edit_them(client, moderator):

@@ -1,0 +1,35 @@
+"""Games' receivers: a player muted or unmuted while at a table hears it there at once.
+
+A mute is written by `accounts.services`, which knows nothing of tables; here, once it is
+committed, each table the player sits at gets a `mute` frame on the player's own seat group
+(docs/protocol.md). The frame holds no data: the page asks the server for the player's mute
+and redraws its chat box. A lost frame is harmless: the next message typed is refused and
+the page asks then."""
+
+from django.db import transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from accounts.models import ModerationAction
+from games import push
+from games.models import Table, TableSeat
+
+
+@receiver(post_save, sender=ModerationAction, dispatch_uid="games_mute_reaches_the_table")
+def mute_reaches_the_table(sender, instance: ModerationAction, created: bool, **kwargs) -> None:
+    if not created or instance.target_id is None:
+        return
+    if instance.kind not in (ModerationAction.Kind.MUTE, ModerationAction.Kind.UNMUTE):
+        return
+    seats = TableSeat.objects.filter(user_id=instance.target_id).exclude(
+        table__status=Table.Status.CLOSED
+    )
+    messages = [
+        (
+            push.seat_group(table_id, seat),
+            {"type": "table.chat", "frame": {"type": "mute", "table_id": table_id}},
+        )
+        for table_id, seat in seats.values_list("table_id", "seat")
+    ]
+    if messages:
+        transaction.on_commit(lambda: push.send(messages), robust=True)
