@@ -28,6 +28,7 @@ from accounts.models import ModerationAction, User
 from accounts.services import ModerationError, check_moderator_may_act
 from rankings.models import (
     VARIANTS,
+    BoardCount,
     BoardRow,
     ChipAccount,
     ChipTransfer,
@@ -36,6 +37,8 @@ from rankings.models import (
     LedgerEntry,
     XpEvent,
 )
+from rankings.ratings import rating_award, ratings_rerun
+from rankings.trophies import trophies_award
 from rankings.xp import xp_for_game
 
 logger = logging.getLogger(__name__)
@@ -641,7 +644,39 @@ def _board_add(result: GameResult, seats: Sequence[GameResultSeat], sign: int) -
             "(period, start, variant, user_id, xp, games, wins, chips, active) "
             f"VALUES {values} ON CONFLICT (period, start, variant, user_id) DO UPDATE SET "
             f"xp = {table}.xp + EXCLUDED.xp, games = {table}.games + EXCLUDED.games, "
-            f"wins = {table}.wins + EXCLUDED.wins, chips = {table}.chips + EXCLUDED.chips",
+            f"wins = {table}.wins + EXCLUDED.wins, chips = {table}.chips + EXCLUDED.chips "
+            "RETURNING period, start, variant, games, active",
+            params,
+        )
+        written = cursor.fetchall()
+    # A row joins its board with its first game and leaves it with its last one taken back.
+    counts: dict[tuple[str, date, str], int] = defaultdict(int)
+    for period, start, variant, games, active in written:
+        if active and games == (1 if sign > 0 else 0):
+            counts[(period, _as_date(start), variant)] += sign
+    board_count_add(counts)
+
+
+def _as_date(value) -> date:
+    # SQLite hands a date back as its text.
+    return value if isinstance(value, date) else date.fromisoformat(value)
+
+
+def board_count_add(counts: dict[tuple[str, date, str], int]) -> None:
+    """Add to the leaderboards' counts of players, in a fixed order (no deadlock)."""
+    rows = sorted((key, delta) for key, delta in counts.items() if delta)
+    if not rows:
+        return
+    table = connection.ops.quote_name(BoardCount._meta.db_table)
+    params: list = []
+    for (period, start, variant), delta in rows:
+        params += [period, start, variant, delta]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (period, start, variant, players) VALUES "
+            + ", ".join(["(%s, %s, %s, %s)"] * len(rows))
+            + f" ON CONFLICT (period, start, variant) DO UPDATE SET "
+            f"players = {table}.players + EXCLUDED.players",
             params,
         )
 
@@ -675,7 +710,9 @@ def game_result_award(*, game_id: int) -> GameResult | None:
     process, waits and then finds it awarded. The transfers, the XP events, the
     leaderboard rows and `awarded_at` commit together, or not at all. Every ledger key
     comes from the game id, so even a run that lost its lock cannot pay twice.
-    Practice games get `awarded_at` and nothing else. None when no such result exists.
+    Practice games get `awarded_at` and nothing else. A counting game also moves its
+    players' ratings (rankings.ratings, which then takes the kind's lock) and may earn them
+    trophies (rankings.trophies). None when no such result exists.
     """
     result = GameResult.objects.select_for_update().filter(game_id=game_id).first()
     if result is None or result.awarded_at is not None:
@@ -716,6 +753,8 @@ def game_result_award(*, game_id: int) -> GameResult | None:
         GameResultSeat.objects.bulk_update(seats, ["staked", "chips", "xp"])
         if result.counts:
             _board_add(result, seats, sign=1)
+            rating_award(result=result, seats=seats)
+            trophies_award(result=result, seats=seats)
     result.awarded_at = timezone.now()
     result.save(update_fields=["awarded_at"])
     return result
@@ -738,7 +777,8 @@ def game_result_exclude(*, result: GameResult, moderator: User, reason: str) -> 
     paid; the result and its seats stay. False when it was already excluded.
 
     Locks the result's row, so an award running at the same moment either counted the game
-    first (and this takes it back) or finds it excluded.
+    first (and this takes it back) or finds it excluded. The game's kind is rated again from
+    this game on, without it (rankings.ratings.ratings_rerun). Trophies stay earned.
     """
     if not reason.strip():
         raise ModerationError(_("Excluding a game needs a reason."))
@@ -752,4 +792,6 @@ def game_result_exclude(*, result: GameResult, moderator: User, reason: str) -> 
     locked.excluded_by = moderator
     locked.excluded_at = timezone.now()
     locked.save(update_fields=["exclusion", "exclusion_note", "excluded_by", "excluded_at"])
+    if locked.awarded_at is not None:
+        ratings_rerun(result=locked)
     return True
