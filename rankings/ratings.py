@@ -168,6 +168,7 @@ def rating_award(*, result: GameResult, seats: Sequence[GameResultSeat]) -> None
         return
     kind = table_kind(variant=result.variant, players=result.players, pairs=result.pairs)
     kind_row = _lock_kind(kind)
+    _roll(kind_row, timezone.now().date())
     if RatingChange.objects.filter(_after(result), kind=kind).exists():
         _rerun(kind_row, since=result, being_awarded=result.game_id)
         return
