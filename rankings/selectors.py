@@ -29,9 +29,12 @@ from rankings.models import (
     GameResultSeat,
     LedgerEntry,
     Rating,
+    RatingChange,
     RatingKind,
+    TrophyAward,
     XpEvent,
 )
+from rankings.ratings import NEW, State, table_kind, win_chances
 from rankings.services import ALL_TIME, DAILY_BONUS_BELOW, board_periods, utc_today
 
 
@@ -341,3 +344,109 @@ def player_variant_stats(*, user: User) -> list[VariantStats]:
         .order_by()
     )
     return [VariantStats(variant, label, *rows.get(variant, (0, 0))) for variant, label in VARIANTS]
+
+
+# --- Ratings and trophies ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatingLine:
+    kind: str
+    label: str
+    value: int
+    provisional: bool
+    games: int
+    last_change: int | None  # the change of the last rated game
+
+    @property
+    def shown(self) -> str:
+        """The rating as players read it: "1520", or "1020?" while provisional."""
+        return f"{self.value}?" if self.provisional else str(self.value)
+
+
+def player_ratings(*, user: User) -> list[RatingLine]:
+    """A player's rating at each kind of table they were rated at, in the kinds' order."""
+    ratings = {rating.kind: rating for rating in Rating.objects.filter(user=user)}
+    last = {
+        change.kind: change.delta
+        for change in RatingChange.objects.filter(user=user).order_by("finished_at", "game_id")
+    }
+    return [
+        RatingLine(
+            kind=kind,
+            label=str(label),
+            value=ratings[kind].value,
+            provisional=ratings[kind].provisional,
+            games=ratings[kind].games,
+            last_change=last.get(kind),
+        )
+        for kind, label in TABLE_KINDS
+        if kind in ratings
+    ]
+
+
+def rating_history(*, user: User) -> dict[str, list[tuple[datetime, int]]]:
+    """(time, rating after it) for each rated game, oldest first, per kind of table."""
+    history: dict[str, list[tuple[datetime, int]]] = {}
+    for kind, finished_at, value in (
+        RatingChange.objects.filter(user=user)
+        .order_by("finished_at", "game_id")
+        .values_list("kind", "finished_at", "value")
+    ):
+        history.setdefault(kind, []).append((finished_at, value))
+    return history
+
+
+@dataclass(frozen=True)
+class GameRating:
+    """What one game did to one player's rating, for the end-of-game summary."""
+
+    user_id: int
+    value: int
+    change: int
+    provisional: bool
+
+    @property
+    def shown(self) -> str:
+        return f"{self.value}?" if self.provisional else str(self.value)
+
+
+def game_rating_changes(*, game_id: int) -> dict[int, GameRating]:
+    """Each player's rating change in one game, by user id; empty when it rated nobody."""
+    return {
+        change.user_id: GameRating(
+            user_id=change.user_id,
+            value=change.value,
+            change=change.delta,
+            provisional=change.provisional,
+        )
+        for change in RatingChange.objects.filter(game_id=game_id)
+    }
+
+
+def game_trophies(*, game_id: int) -> dict[int, list[str]]:
+    """The trophy codes each player earned in one game, by user id."""
+    earned: dict[int, list[str]] = {}
+    for user_id, code in (
+        TrophyAward.objects.filter(game_id=game_id).order_by("pk").values_list("user_id", "trophy")
+    ):
+        earned.setdefault(user_id, []).append(code)
+    return earned
+
+
+def player_trophies(*, user: User) -> list[TrophyAward]:
+    """A player's trophies, newest first, in the catalogue's order on the same day."""
+    return list(TrophyAward.objects.filter(user=user).order_by("-earned_at", "-pk"))
+
+
+def win_chances_for(*, variant: str, players: int, pairs: bool, sides: list[list[int]]):
+    """Each side's chance to win a game about to start, from its players' ratings at that
+    kind of table (a player never rated there counts as new). `sides` holds user ids."""
+    kind = table_kind(variant=variant, players=players, pairs=pairs)
+    found = {
+        rating.user_id: State(mu=rating.mu, sigma=rating.sigma, games=rating.games)
+        for rating in Rating.objects.filter(
+            kind=kind, user_id__in=[user_id for side in sides for user_id in side]
+        )
+    }
+    return win_chances([[found.get(user_id, NEW) for user_id in side] for side in sides])
