@@ -26,6 +26,7 @@ from rankings.models import (
     BoardRow,
     ChipAccount,
     ChipTransfer,
+    GameResult,
     GameResultSeat,
     LedgerEntry,
     Rating,
@@ -432,6 +433,11 @@ def game_trophies(*, game_id: int) -> dict[int, list[str]]:
     ):
         earned.setdefault(user_id, []).append(code)
     return earned
+
+
+def game_awarded(*, game_id: int) -> bool:
+    """Whether a game's award has run (its ratings and trophies are then final)."""
+    return GameResult.objects.filter(game_id=game_id, awarded_at__isnull=False).exists()
 
 
 def player_trophies(*, user: User) -> list[TrophyAward]:
