@@ -38,6 +38,11 @@ class ChipAccount(models.Model):
     # The game whose pot this is. A plain id: rankings sits below games and never imports it.
     game_id = models.BigIntegerField(_("game"), null=True, blank=True, unique=True)
     balance = models.BigIntegerField(_("balance"), default=0, editable=False)
+    # On the all-time leaderboard (a counting game, not banned): the chips board reads the
+    # accounts' own index with it. Kept with the board's count by rankings.services.
+    ranked = models.BooleanField(
+        _("on the leaderboards"), default=False, db_default=False, editable=False
+    )
 
     class Meta:
         verbose_name = _("chip account")
@@ -70,6 +75,13 @@ class ChipAccount(models.Model):
                 "user",
                 condition=models.Q(kind="player"),
                 name="rankings_account_richest_idx",
+            ),
+            # The chips leaderboard: a page and a rank from this index alone.
+            models.Index(
+                models.F("balance").desc(),
+                "user",
+                condition=models.Q(kind="player", ranked=True),
+                name="rankings_account_ranked_idx",
             ),
         ]
 
@@ -429,14 +441,16 @@ class Rating(models.Model):
             models.UniqueConstraint(fields=["user", "kind"], name="rankings_rating_unique"),
         ]
         indexes = [
+            # A page and a rank read these alone (index-only scans), as the XP boards do.
             models.Index(
                 fields=["kind", "-value", "user"],
+                include=["games"],
                 condition=models.Q(provisional=False, active=True),
                 name="rankings_rating_board_idx",
             ),
             models.Index(
                 fields=["kind", "-window_gain", "user"],
-                include=["value"],
+                include=["value", "window_games"],
                 condition=models.Q(provisional=False, active=True, window_games__gt=0),
                 name="rankings_rating_window_idx",
             ),

@@ -5,7 +5,6 @@ from datetime import UTC, date, datetime
 
 from django.db.models import (
     Count,
-    Exists,
     F,
     IntegerField,
     OuterRef,
@@ -36,7 +35,7 @@ from rankings.models import (
     XpEvent,
 )
 from rankings.ratings import NEW, State, table_kind, win_chances
-from rankings.services import ALL_TIME, DAILY_BONUS_BELOW, board_periods, utc_today
+from rankings.services import DAILY_BONUS_BELOW, board_periods, utc_today
 
 
 def chips_balance(*, user: User) -> int:
@@ -219,15 +218,8 @@ def _board_total(board: str, variant: str, today: date) -> int:
 
 
 def _rich_accounts() -> QuerySet[ChipAccount]:
-    counted = BoardRow.objects.filter(
-        period=BoardRow.Period.ALL,
-        start=ALL_TIME,
-        variant="",
-        games__gt=0,
-        active=True,
-        user=OuterRef("user"),
-    )
-    return ChipAccount.objects.filter(Exists(counted), kind=ChipAccount.Kind.PLAYER)
+    # The all-time board's players, flagged on their accounts: the rows of one partial index.
+    return ChipAccount.objects.filter(kind=ChipAccount.Kind.PLAYER, ranked=True)
 
 
 def _rating_rows(board: str, kind: str) -> QuerySet[Rating]:

@@ -645,16 +645,24 @@ def _board_add(result: GameResult, seats: Sequence[GameResultSeat], sign: int) -
             f"VALUES {values} ON CONFLICT (period, start, variant, user_id) DO UPDATE SET "
             f"xp = {table}.xp + EXCLUDED.xp, games = {table}.games + EXCLUDED.games, "
             f"wins = {table}.wins + EXCLUDED.wins, chips = {table}.chips + EXCLUDED.chips "
-            "RETURNING period, start, variant, games, active",
+            "RETURNING period, start, variant, user_id, games, active",
             params,
         )
         written = cursor.fetchall()
     # A row joins its board with its first game and leaves it with its last one taken back.
     counts: dict[tuple[str, date, str], int] = defaultdict(int)
-    for period, start, variant, games, active in written:
+    ranked = []
+    for period, start, variant, user_id, games, active in written:
         if active and games == (1 if sign > 0 else 0):
             counts[(period, _as_date(start), variant)] += sign
+            if period == BoardRow.Period.ALL and not variant:
+                ranked.append(user_id)
     board_count_add(counts)
+    if ranked:
+        # The chips board's players are the all-time board's: their accounts say so.
+        ChipAccount.objects.filter(kind=ChipAccount.Kind.PLAYER, user_id__in=ranked).update(
+            ranked=sign > 0
+        )
 
 
 def _as_date(value) -> date:

@@ -6,9 +6,9 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import User
-from rankings.models import BoardRow
+from rankings.models import BoardRow, ChipAccount
 from rankings.ratings import ratings_follow_is_active
-from rankings.services import board_count_add, chips_signup_grant
+from rankings.services import ALL_TIME, board_count_add, chips_signup_grant
 
 
 @receiver(user_signed_up, dispatch_uid="rankings_signup_grant")
@@ -43,4 +43,6 @@ def board_rows_follow_is_active(sender, instance: User, update_fields=None, **kw
         )
         sign = 1 if instance.is_active else -1
         board_count_add({board: sign for board in flipping})
+        if ("all", ALL_TIME, "") in flipping:
+            ChipAccount.objects.filter(user=instance).update(ranked=instance.is_active)
         ratings_follow_is_active(user=instance)

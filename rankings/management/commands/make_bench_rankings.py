@@ -213,6 +213,12 @@ class Command(BaseCommand):
             SELECT period, start, variant, count(*) FROM {rows}
             WHERE games > 0 AND active GROUP BY 1, 2, 3""",
         )
+        self.step(
+            "ranked accounts",
+            f"""UPDATE {table(ChipAccount)} AS a SET ranked = true FROM {rows} AS b
+            WHERE a.user_id = b.user_id AND a.kind = 'player' AND b.period = 'all'
+                AND b.variant = '' AND b.games > 0 AND b.active""",
+        )
         ratings, kinds = table(Rating), table(RatingKind)
         window = timezone.now().date() - timedelta(days=WINDOW_DAYS - 1)
         kind = """CASE WHEN r.variant <> 'tute' THEN r.variant
