@@ -296,6 +296,8 @@ class GameResultSeat(models.Model):
     staked = models.PositiveBigIntegerField(_("staked"), default=0)
     xp = models.PositiveIntegerField(_("XP"), default=0)
     chips = models.PositiveBigIntegerField(_("chips won"), default=0)
+    # What the seat did that a trophy may ask for: "cuarenta", "tute", "capote" (games.feats).
+    feats = models.JSONField(_("feats"), default=list, db_default=[], blank=True)
 
     class Meta:
         ordering = ["result", "seat"]

@@ -469,6 +469,7 @@ class SeatResult:
     won: bool  # the seat's side won the game
     abandoned: bool
     ip_address: str | None  # as seen when the game started
+    feats: tuple[str, ...] = ()  # what the seat did that a trophy may ask for (games.feats)
 
 
 def _check_seats(*, variant: str, players: int, pairs: bool, seats: Sequence[SeatResult]) -> None:
@@ -570,6 +571,7 @@ def game_result_submit(
                 won=seat.won,
                 abandoned=seat.abandoned,
                 ip_address=seat.ip_address or None,
+                feats=list(seat.feats),
             )
             for seat in sorted(seats, key=lambda seat: seat.seat)
         )

@@ -111,6 +111,30 @@ TROPHIES: tuple[Trophy, ...] = (
         for kind, _label in TABLE_KINDS
     ),
     Trophy(
+        "cuarenta",
+        _("Las cuarenta"),
+        _("Sing las cuarenta: the king and knight of trumps."),
+        lambda moment: "cuarenta" in moment.seat.feats,
+        "40",
+        "#a04000",
+    ),
+    Trophy(
+        "tute",
+        _("Tute!"),
+        _("Declare a tute: the four kings or the four knights."),
+        lambda moment: "tute" in moment.seat.feats,
+        "T",
+        "#6c3483",
+    ),
+    Trophy(
+        "capote",
+        _("Capote"),
+        _("Declare a capote and take every trick."),
+        lambda moment: "capote" in moment.seat.feats,
+        "C",
+        "#117864",
+    ),
+    Trophy(
         "games_10",
         _("Ten games"),
         _("Play 10 competitive games that count."),
