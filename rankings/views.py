@@ -51,8 +51,10 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     def tab_url(code: str) -> str:
         # Between the XP and the rating boards a variant and a kind do not translate: start
         # the other family at its first scope.
-        same_family = (code in selectors.RATING_BOARDS) == rated
-        return board_url(board=code, variant=variant if same_family else "")
+        to_rated = code in selectors.RATING_BOARDS
+        if to_rated == rated:
+            return board_url(board=code, variant=variant)
+        return board_url(board=code, variant=TABLE_KINDS[0][0] if to_rated else "")
 
     context = {
         "result": result,

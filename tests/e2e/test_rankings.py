@@ -54,8 +54,8 @@ def test_the_rating_boards_fit_a_phone_and_switch_kind_in_place(browser, daphne_
     assert names.all_inner_texts() == ["ana", "beto"]
     gained = page.locator("#leaderboard tbody tr:first-child td:nth-child(4)").inner_text()
     assert gained.startswith("+")
-    assert no_sideways_scroll(page)
     page.screenshot(path=str(ARTIFACTS / "ratings-board-375.png"), full_page=True)
+    assert no_sideways_scroll(page)
     page.get_by_role("link", name="Pocha").click()
     page.wait_for_url("**/rankings/?board=gain&variant=pocha")
     page.get_by_text("no longer provisional").wait_for()
