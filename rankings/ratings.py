@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from django.db import transaction
-from django.db.models import Count, Exists, F, OuterRef, Q, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -230,7 +230,7 @@ def _change(result: GameResult, kind: str, user_id: int, before: State, after: S
     )
 
 
-def rated_results(kind: str) -> "QuerySet[GameResult]":  # noqa: F821
+def rated_results(kind: str) -> QuerySet[GameResult]:
     """The results a kind's ratings come from, in the game order: awarded, counting, and
     with a player in every seat."""
     robot_seat = GameResultSeat.objects.filter(result=OuterRef("pk"), user__isnull=True)
