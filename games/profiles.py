@@ -10,7 +10,9 @@ from accounts import selectors as account_selectors
 from accounts.views import friendship_context
 from games import selectors
 from rankings import selectors as rankings_selectors
-from rankings.svg import xp_chart_svg
+from rankings.models import TABLE_KINDS
+from rankings.svg import rating_chart_svg, trophy_icon_svg, xp_chart_svg
+from rankings.trophies import BY_CODE
 
 
 @require_GET
@@ -29,6 +31,19 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
         "xp_chart": xp_chart_svg(
             rankings_selectors.xp_history(user=player), start=player.date_joined
         ),
+        "ratings": rankings_selectors.player_ratings(user=player),
+        "rating_chart": rating_chart_svg(
+            rankings_selectors.rating_history(user=player), kinds=TABLE_KINDS
+        ),
+        "trophies": [
+            {
+                "award": award,
+                "trophy": BY_CODE[award.trophy],
+                "icon": trophy_icon_svg(BY_CODE[award.trophy]),
+            }
+            for award in rankings_selectors.player_trophies(user=player)
+            if award.trophy in BY_CODE
+        ],
     }
     if is_self:
         context["requests_received"] = account_selectors.friend_requests_received(user=player)

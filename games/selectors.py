@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.engine import GameState, from_record
 from games.models import CancelProposal, ChatMessage, Game, GameSeat, Table, TableSeat
+from rankings import selectors as rankings_selectors
 
 CHAT_HISTORY = 50
 # The robot that plays a player's seat when their time runs out or they are away (§11).
@@ -242,6 +243,28 @@ def game_json(
     }
 
 
+def table_chances(*, table: Table, seats: list[TableSeat], game: Game | None) -> list | None:
+    """Each side's chance to win the game about to start at a full competitive table, from
+    the ratings: [{"seats": [0, 2], "percent": 62}, …]; None at any other moment."""
+    if not table.competitive or (game is not None and game.status == Game.Status.PLAYING):
+        return None
+    users = {seat.seat: seat.user_id for seat in seats}
+    if len(users) < table.players or None in users.values():
+        return None
+    pairs = table.variant == "tute" and table.players == 4 and table.pairs
+    sides = [[0, 2], [1, 3]] if pairs else [[seat] for seat in range(table.players)]
+    chances = rankings_selectors.win_chances_for(
+        variant=table.variant,
+        players=table.players,
+        pairs=pairs,
+        sides=[[users[seat] for seat in side] for side in sides],
+    )
+    return [
+        {"seats": side, "percent": round(100 * chance)}
+        for side, chance in zip(sides, chances, strict=True)
+    ]
+
+
 def state_frames(
     *,
     table: Table,
@@ -262,6 +285,7 @@ def state_frames(
         if game is not None
         else {}
     )
+    chances = table_chances(table=table, seats=seats, game=game)
     frames: dict[int | None, dict[str, Any]] = {}
     for seat in [*range(table.players), None] if only is None else only:
         # A spectator sees the game and the chat only while the table admits guests.
@@ -277,6 +301,7 @@ def state_frames(
             if game is None or state is None
             else game_json(game=game, state=state, seat=seat, watch=watch, live=live),
             "chat": chat if watch else [],
+            "chances": chances,
         }
     return frames
 

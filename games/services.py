@@ -56,6 +56,7 @@ from games.bots.base import default_rng
 from games.engine import Action, IllegalAction, MalformedAction, Options, new_game
 from games.engine.options import PLAYERS_ALLOWED, OptionError
 from games.errors import translate_engine_error
+from games.feats import game_feats
 from games.models import (
     CancelProposal,
     ChatMessage,
@@ -707,6 +708,7 @@ def game_result_arguments(*, game: Game) -> dict[str, Any]:
     rules = state.rules
     winner = game.result["winner"] if game.result else None
     winners = set(winner if isinstance(winner, list) else [winner])
+    feats = game_feats(state.deal_summaries())  # for the trophies (games/feats.py)
     return {
         "game_id": game.pk,
         "variant": game.variant,
@@ -724,6 +726,7 @@ def game_result_arguments(*, game: Game) -> dict[str, Any]:
                 won=state.side_of[gs.seat] in winners,
                 abandoned=gs.abandoned,
                 ip_address=gs.ip_address,
+                feats=feats.get(gs.seat, ()),
             )
             for gs in game.seats.order_by("seat")
         ],

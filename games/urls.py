@@ -7,6 +7,7 @@ urlpatterns = [
     path("players/<str:username>/", profiles.player_profile, name="player_profile"),
     path("games/<int:pk>/", views.game_detail, name="game_detail"),
     path("games/<int:pk>/record.json", views.game_record, name="game_record"),
+    path("games/<int:pk>/awards.json", views.game_awards, name="game_awards"),
     path("tables/", views.table_list, name="table_list"),
     path("tables/new/", views.table_create, name="table_create"),
     path("tables/<int:pk>/", views.table_detail, name="table_detail"),

@@ -16,6 +16,8 @@ from games.forms import InviteForm, LobbyFilterForm, ReportForm, TableOptionsFor
 from games.models import Game, Table
 from games.replays import game_replay
 from games.templatetags.cards import card_label
+from rankings import selectors as rankings_selectors
+from rankings.trophies import BY_CODE
 
 # The 40 cards in the engine's order (suits O, C, E, B, strongest first): the order a hand
 # is sorted in, and the <template> elements the table page's script clones cards from.
@@ -85,6 +87,9 @@ TABLE_STRINGS = {
     "ended": _("The game is over."),
     "invited": _("%(user)s is invited."),
     "see_replay": _("See the replay"),
+    "chances": _("Chance of winning: %(list)s"),
+    "rating_change": _("%(user)s: rating %(rating)s (%(change)s)"),
+    "new_trophy": _("%(user)s earns a trophy: %(trophy)s"),
     "play_step": _("%(user)s plays: %(card)s."),
     "capote_declined": _("%(user)s declines capote."),
     "bid_step": _("%(user)s bids %(n)s."),
@@ -179,6 +184,32 @@ def game_record(request, pk: int):
     response = JsonResponse(game.record, json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="tute-game-{game.pk}.json"'
     return response
+
+
+def game_awards(request, pk: int):
+    """A finished game's rating changes and new trophies, by seat, for the end-of-game
+    summary. The award runs just after the game ends: until it has, `awarded` is false and
+    the page asks again."""
+    game = get_object_or_404(Game, pk=pk, status=Game.Status.FINISHED)
+    ratings = rankings_selectors.game_rating_changes(game_id=game.pk)
+    trophies = rankings_selectors.game_trophies(game_id=game.pk)
+    seats = []
+    for seat in game.seats.select_related("user").order_by("seat"):
+        if seat.user_id is None:
+            continue
+        rating = ratings.get(seat.user_id)
+        seats.append(
+            {
+                "seat": seat.seat,
+                "user": seat.user.username,
+                "rating": None
+                if rating is None
+                else {"shown": rating.shown, "change": f"{rating.change:+d}"},
+                "trophies": [str(BY_CODE[code].name) for code in trophies.get(seat.user_id, [])],
+            }
+        )
+    awarded = rankings_selectors.game_awarded(game_id=game.pk)
+    return JsonResponse({"awarded": awarded, "seats": seats})
 
 
 def _lobby_context(request, form: TableOptionsForm | None = None) -> dict:

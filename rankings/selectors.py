@@ -5,7 +5,6 @@ from datetime import UTC, date, datetime
 
 from django.db.models import (
     Count,
-    Exists,
     F,
     IntegerField,
     OuterRef,
@@ -20,15 +19,23 @@ from django.db.models.functions import Coalesce
 from accounts.models import User
 from rankings.grades import Grade, grade_for_xp, next_grade
 from rankings.models import (
+    TABLE_KINDS,
     VARIANTS,
+    BoardCount,
     BoardRow,
     ChipAccount,
     ChipTransfer,
+    GameResult,
     GameResultSeat,
     LedgerEntry,
+    Rating,
+    RatingChange,
+    RatingKind,
+    TrophyAward,
     XpEvent,
 )
-from rankings.services import ALL_TIME, DAILY_BONUS_BELOW, board_periods, utc_today
+from rankings.ratings import NEW, State, table_kind, win_chances
+from rankings.services import DAILY_BONUS_BELOW, board_periods, utc_today
 
 
 def chips_balance(*, user: User) -> int:
@@ -139,21 +146,24 @@ BOARDS: dict[str, str] = {
     "month": BoardRow.Period.MONTH,
     "chips": BoardRow.Period.ALL,
 }
+# The rating boards, per kind of table: the rating, and the rating gained over the window.
+RATING_BOARDS = ("rating", "gain")
 
 
 @dataclass(frozen=True)
 class BoardLine:
     rank: int
     user: User
-    value: int  # XP, chips held or chips won, as the board says
+    value: int  # XP, chips held or chips won, a rating or a gain, as the board says
     games: int | None
     grade: Grade
+    rating: int | None = None  # on the gain board: the rating now
 
 
 @dataclass(frozen=True)
 class BoardPage:
     board: str
-    variant: str
+    variant: str  # a variant, or on a rating board a kind of table
     page: int
     pages: int
     total: int
@@ -182,25 +192,42 @@ def _with_total_xp(users: QuerySet[User]) -> QuerySet[User]:
     )
 
 
-def _board_rows(board: str, variant: str, today: date) -> QuerySet[BoardRow]:
+def _board_scope(board: str, variant: str, today: date) -> tuple[str, date, str]:
     period = BOARDS[board]
     start = dict(board_periods(datetime(today.year, today.month, today.day, tzinfo=UTC)))[period]
+    return period, start, variant
+
+
+def _board_rows(board: str, variant: str, today: date) -> QuerySet[BoardRow]:
+    period, start, variant = _board_scope(board, variant, today)
     # Exactly the rows of the partial indexes: active players with a counting game.
     return BoardRow.objects.filter(
         period=period, start=start, variant=variant, games__gt=0, active=True
     )
 
 
+def _board_total(board: str, variant: str, today: date) -> int:
+    """The players of a board, from the count the award keeps (never a count of its rows)."""
+    if board in RATING_BOARDS:
+        field = "players" if board == "rating" else "window_players"
+        return RatingKind.objects.filter(kind=variant).values_list(field, flat=True).first() or 0
+    # The chips board shows the players of the all-time board.
+    period, start, variant = _board_scope("xp" if board == "chips" else board, variant, today)
+    found = BoardCount.objects.filter(period=period, start=start, variant=variant)
+    return found.values_list("players", flat=True).first() or 0
+
+
 def _rich_accounts() -> QuerySet[ChipAccount]:
-    counted = BoardRow.objects.filter(
-        period=BoardRow.Period.ALL,
-        start=ALL_TIME,
-        variant="",
-        games__gt=0,
-        active=True,
-        user=OuterRef("user"),
-    )
-    return ChipAccount.objects.filter(Exists(counted), kind=ChipAccount.Kind.PLAYER)
+    # The all-time board's players, flagged on their accounts: the rows of one partial index.
+    return ChipAccount.objects.filter(kind=ChipAccount.Kind.PLAYER, ranked=True)
+
+
+def _rating_rows(board: str, kind: str) -> QuerySet[Rating]:
+    # Exactly the rows of the rating boards' partial indexes: no provisional player.
+    rows = Rating.objects.filter(kind=kind, provisional=False, active=True)
+    if board == "gain":
+        return rows.filter(window_games__gt=0).annotate(value_shown=F("window_gain"))
+    return rows.annotate(value_shown=F("value"))
 
 
 def leaderboard(
@@ -209,34 +236,45 @@ def leaderboard(
     """One page of 50 of a leaderboard, and where `viewer` stands on it.
 
     Boards: "xp" (all time), "week", "month" (XP earned in counting games), "chips" (chips
-    held; with a variant, chips won at it). `variant` "" is every variant together. Only
-    registered, active players with a counting competitive game appear. Five queries
-    whatever the page and the number of players: the count, the page's rows, their players,
-    the viewer's line and the viewer's rank. The XP boards read their index alone.
+    held; with a variant, chips won at it), and per kind of table (`variant` is then the
+    kind) "rating" and "gain" (rating gained over the last days). `variant` "" is every
+    variant together. Only registered, active players with a counting competitive game
+    appear; on the rating boards, only players whose rating is no longer provisional. Five
+    queries whatever the page and the number of players: the board's count (kept by the
+    award), the page's rows, their players, the viewer's line and the viewer's rank.
     """
-    if board not in BOARDS:
+    if board not in BOARDS and board not in RATING_BOARDS:
         raise ValueError(f"no board {board!r}")
-    if variant and variant not in dict(VARIANTS):
+    if board in RATING_BOARDS:
+        if variant not in dict(TABLE_KINDS):
+            raise ValueError(f"no kind of table {variant!r}")
+    elif variant and variant not in dict(VARIANTS):
         raise ValueError(f"no variant {variant!r}")
     today = today or utc_today()
-    if board == "chips" and not variant:
-        rows = _rich_accounts().annotate(
-            value=F("balance"), games=Value(None, output_field=IntegerField())
+    if board in RATING_BOARDS:
+        rows = _rating_rows(board, variant).annotate(
+            shown_games=F("window_games" if board == "gain" else "games")
         )
-        # The same players as the all-time board: counted from its index.
-        total = _board_rows("xp", "", today).count()
+        order = [F("value_shown").desc(), "user_id"]
+        fields = ("user_id", "value_shown", "shown_games", "value")
+    elif board == "chips" and not variant:
+        rows = _rich_accounts().annotate(
+            value_shown=F("balance"), shown_games=Value(None, output_field=IntegerField())
+        )
+        order = [F("value_shown").desc(), "user_id"]
+        fields = ("user_id", "value_shown", "shown_games", "shown_games")
     else:
         field = "chips" if board == "chips" else "xp"
-        rows = _board_rows(board, variant, today).annotate(value=F(field))
-        total = rows.count()
+        rows = _board_rows(board, variant, today).annotate(
+            value_shown=F(field), shown_games=F("games")
+        )
+        order = [F("value_shown").desc(), "user_id"]
+        fields = ("user_id", "value_shown", "shown_games", "shown_games")
+    total = _board_total(board, variant, today)
     pages = max(1, -(-total // PER_PAGE))
     page = min(max(1, page), pages)
     offset = (page - 1) * PER_PAGE
-    found = list(
-        rows.order_by(F("value").desc(), "user_id").values_list("user_id", "value", "games")[
-            offset : offset + PER_PAGE
-        ]
-    )
+    found = list(rows.order_by(*order).values_list(*fields)[offset : offset + PER_PAGE])
     # The players of the page in a query of their own: the page's rows come from the index.
     users = _with_total_xp(User.objects.filter(pk__in=[user_id for user_id, *_rest in found]))
     by_pk = {user.pk: user for user in users}
@@ -247,14 +285,17 @@ def leaderboard(
             value=value,
             games=games,
             grade=grade_for_xp(by_pk[user_id].total_xp),
+            rating=rating if board == "gain" else None,
         )
-        for number, (user_id, value, games) in enumerate(found)
+        for number, (user_id, value, games, rating) in enumerate(found)
     ]
     viewer_rank = None
     if viewer is not None and viewer.is_authenticated:
-        mine = rows.filter(user=viewer).values_list("value", flat=True).first()
+        mine = rows.filter(user=viewer).values_list("value_shown", flat=True).first()
         if mine is not None:
-            ahead = rows.filter(Q(value__gt=mine) | Q(value=mine, user_id__lt=viewer.pk)).count()
+            ahead = rows.filter(
+                Q(value_shown__gt=mine) | Q(value_shown=mine, user_id__lt=viewer.pk)
+            ).count()
             viewer_rank = ahead + 1
     return BoardPage(
         board=board,
@@ -296,3 +337,114 @@ def player_variant_stats(*, user: User) -> list[VariantStats]:
         .order_by()
     )
     return [VariantStats(variant, label, *rows.get(variant, (0, 0))) for variant, label in VARIANTS]
+
+
+# --- Ratings and trophies ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatingLine:
+    kind: str
+    label: str
+    value: int
+    provisional: bool
+    games: int
+    last_change: int | None  # the change of the last rated game
+
+    @property
+    def shown(self) -> str:
+        """The rating as players read it: "1520", or "1020?" while provisional."""
+        return f"{self.value}?" if self.provisional else str(self.value)
+
+
+def player_ratings(*, user: User) -> list[RatingLine]:
+    """A player's rating at each kind of table they were rated at, in the kinds' order."""
+    ratings = {rating.kind: rating for rating in Rating.objects.filter(user=user)}
+    last = {
+        change.kind: change.delta
+        for change in RatingChange.objects.filter(user=user).order_by("finished_at", "game_id")
+    }
+    return [
+        RatingLine(
+            kind=kind,
+            label=str(label),
+            value=ratings[kind].value,
+            provisional=ratings[kind].provisional,
+            games=ratings[kind].games,
+            last_change=last.get(kind),
+        )
+        for kind, label in TABLE_KINDS
+        if kind in ratings
+    ]
+
+
+def rating_history(*, user: User) -> dict[str, list[tuple[datetime, int]]]:
+    """(time, rating after it) for each rated game, oldest first, per kind of table."""
+    history: dict[str, list[tuple[datetime, int]]] = {}
+    for kind, finished_at, value in (
+        RatingChange.objects.filter(user=user)
+        .order_by("finished_at", "game_id")
+        .values_list("kind", "finished_at", "value")
+    ):
+        history.setdefault(kind, []).append((finished_at, value))
+    return history
+
+
+@dataclass(frozen=True)
+class GameRating:
+    """What one game did to one player's rating, for the end-of-game summary."""
+
+    user_id: int
+    value: int
+    change: int
+    provisional: bool
+
+    @property
+    def shown(self) -> str:
+        return f"{self.value}?" if self.provisional else str(self.value)
+
+
+def game_rating_changes(*, game_id: int) -> dict[int, GameRating]:
+    """Each player's rating change in one game, by user id; empty when it rated nobody."""
+    return {
+        change.user_id: GameRating(
+            user_id=change.user_id,
+            value=change.value,
+            change=change.delta,
+            provisional=change.provisional,
+        )
+        for change in RatingChange.objects.filter(game_id=game_id)
+    }
+
+
+def game_trophies(*, game_id: int) -> dict[int, list[str]]:
+    """The trophy codes each player earned in one game, by user id."""
+    earned: dict[int, list[str]] = {}
+    for user_id, code in (
+        TrophyAward.objects.filter(game_id=game_id).order_by("pk").values_list("user_id", "trophy")
+    ):
+        earned.setdefault(user_id, []).append(code)
+    return earned
+
+
+def game_awarded(*, game_id: int) -> bool:
+    """Whether a game's award has run (its ratings and trophies are then final)."""
+    return GameResult.objects.filter(game_id=game_id, awarded_at__isnull=False).exists()
+
+
+def player_trophies(*, user: User) -> list[TrophyAward]:
+    """A player's trophies, newest first, in the catalogue's order on the same day."""
+    return list(TrophyAward.objects.filter(user=user).order_by("-earned_at", "-pk"))
+
+
+def win_chances_for(*, variant: str, players: int, pairs: bool, sides: list[list[int]]):
+    """Each side's chance to win a game about to start, from its players' ratings at that
+    kind of table (a player never rated there counts as new). `sides` holds user ids."""
+    kind = table_kind(variant=variant, players=players, pairs=pairs)
+    found = {
+        rating.user_id: State(mu=rating.mu, sigma=rating.sigma, games=rating.games)
+        for rating in Rating.objects.filter(
+            kind=kind, user_id__in=[user_id for side in sides for user_id in side]
+        )
+    }
+    return win_chances([[found.get(user_id, NEW) for user_id in side] for side in sides])

@@ -28,6 +28,7 @@ from accounts.models import ModerationAction, User
 from accounts.services import ModerationError, check_moderator_may_act, moderation_log
 from rankings.models import (
     VARIANTS,
+    BoardCount,
     BoardRow,
     ChipAccount,
     ChipTransfer,
@@ -36,6 +37,8 @@ from rankings.models import (
     LedgerEntry,
     XpEvent,
 )
+from rankings.ratings import rating_award, ratings_count_again, ratings_rerun
+from rankings.trophies import trophies_award
 from rankings.xp import xp_for_game
 
 logger = logging.getLogger(__name__)
@@ -466,6 +469,7 @@ class SeatResult:
     won: bool  # the seat's side won the game
     abandoned: bool
     ip_address: str | None  # as seen when the game started
+    feats: tuple[str, ...] = ()  # what the seat did that a trophy may ask for (games.feats)
 
 
 def _check_seats(*, variant: str, players: int, pairs: bool, seats: Sequence[SeatResult]) -> None:
@@ -567,6 +571,7 @@ def game_result_submit(
                 won=seat.won,
                 abandoned=seat.abandoned,
                 ip_address=seat.ip_address or None,
+                feats=list(seat.feats),
             )
             for seat in sorted(seats, key=lambda seat: seat.seat)
         )
@@ -641,7 +646,47 @@ def _board_add(result: GameResult, seats: Sequence[GameResultSeat], sign: int) -
             "(period, start, variant, user_id, xp, games, wins, chips, active) "
             f"VALUES {values} ON CONFLICT (period, start, variant, user_id) DO UPDATE SET "
             f"xp = {table}.xp + EXCLUDED.xp, games = {table}.games + EXCLUDED.games, "
-            f"wins = {table}.wins + EXCLUDED.wins, chips = {table}.chips + EXCLUDED.chips",
+            f"wins = {table}.wins + EXCLUDED.wins, chips = {table}.chips + EXCLUDED.chips "
+            "RETURNING period, start, variant, user_id, games, active",
+            params,
+        )
+        written = cursor.fetchall()
+    # A row joins its board with its first game and leaves it with its last one taken back.
+    counts: dict[tuple[str, date, str], int] = defaultdict(int)
+    ranked = []
+    for period, start, variant, user_id, games, active in written:
+        if active and games == (1 if sign > 0 else 0):
+            counts[(period, _as_date(start), variant)] += sign
+            if period == BoardRow.Period.ALL and not variant:
+                ranked.append(user_id)
+    board_count_add(counts)
+    if ranked:
+        # The chips board's players are the all-time board's: their accounts say so.
+        ChipAccount.objects.filter(kind=ChipAccount.Kind.PLAYER, user_id__in=ranked).update(
+            ranked=sign > 0
+        )
+
+
+def _as_date(value) -> date:
+    # SQLite hands a date back as its text.
+    return value if isinstance(value, date) else date.fromisoformat(value)
+
+
+def board_count_add(counts: dict[tuple[str, date, str], int]) -> None:
+    """Add to the leaderboards' counts of players, in a fixed order (no deadlock)."""
+    rows = sorted((key, delta) for key, delta in counts.items() if delta)
+    if not rows:
+        return
+    table = connection.ops.quote_name(BoardCount._meta.db_table)
+    params: list = []
+    for (period, start, variant), delta in rows:
+        params += [period, start, variant, delta]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (period, start, variant, players) VALUES "
+            + ", ".join(["(%s, %s, %s, %s)"] * len(rows))
+            + f" ON CONFLICT (period, start, variant) DO UPDATE SET "
+            f"players = {table}.players + EXCLUDED.players",
             params,
         )
 
@@ -675,7 +720,9 @@ def game_result_award(*, game_id: int) -> GameResult | None:
     process, waits and then finds it awarded. The transfers, the XP events, the
     leaderboard rows and `awarded_at` commit together, or not at all. Every ledger key
     comes from the game id, so even a run that lost its lock cannot pay twice.
-    Practice games get `awarded_at` and nothing else. None when no such result exists.
+    Practice games get `awarded_at` and nothing else. A counting game also moves its
+    players' ratings (rankings.ratings, which then takes the kind's lock) and may earn them
+    trophies (rankings.trophies). None when no such result exists.
     """
     result = GameResult.objects.select_for_update().filter(game_id=game_id).first()
     if result is None or result.awarded_at is not None:
@@ -716,6 +763,8 @@ def game_result_award(*, game_id: int) -> GameResult | None:
         GameResultSeat.objects.bulk_update(seats, ["staked", "chips", "xp"])
         if result.counts:
             _board_add(result, seats, sign=1)
+            rating_award(result=result, seats=seats)
+            trophies_award(result=result, seats=seats)
     result.awarded_at = timezone.now()
     result.save(update_fields=["awarded_at"])
     return result
@@ -743,8 +792,8 @@ def game_result_exclude(*, result: GameResult, moderator: User, reason: str) -> 
     `NotOnAnyBoard` for a practice game. Logs the exclusion (who, when, the game, why).
 
     Locks the result's row, so an award running at the same moment either counted the game
-    first (and this takes it back) or finds it excluded. Whatever else a counting game
-    feeds is to be recomputed here too, under the same lock.
+    first (and this takes it back) or finds it excluded. The game's kind is rated again from
+    this game on, without it (rankings.ratings.ratings_rerun). Trophies stay earned.
     """
     reason = reason.strip()
     if not reason:
@@ -764,6 +813,8 @@ def game_result_exclude(*, result: GameResult, moderator: User, reason: str) -> 
     locked.excluded_by = moderator
     locked.excluded_at = timezone.now()
     locked.save(update_fields=["exclusion", "exclusion_note", "excluded_by", "excluded_at"])
+    if locked.awarded_at is not None:
+        ratings_rerun(result=locked)
     moderation_log(
         moderator=moderator,
         kind=ModerationAction.Kind.EXCLUDE,
@@ -781,7 +832,8 @@ def game_result_include(*, result: GameResult, moderator: User, reason: str) -> 
     Raises `NotOnAnyBoard` for a practice game. Logs the re-inclusion.
 
     Locks the result's row: an award running at the same moment either finds the game
-    counting (and puts it on the boards itself) or has already been and this adds it.
+    counting (and puts it on the boards itself) or has already been and this adds it. The
+    game's kind is rated again from this game on, with it (rankings.ratings).
     """
     reason = reason.strip()
     if not reason:
@@ -801,6 +853,8 @@ def game_result_include(*, result: GameResult, moderator: User, reason: str) -> 
     locked.excluded_by = None
     locked.excluded_at = None
     locked.save(update_fields=["exclusion", "exclusion_note", "excluded_by", "excluded_at"])
+    if locked.awarded_at is not None:
+        ratings_count_again(result=locked)
     moderation_log(
         moderator=moderator,
         kind=ModerationAction.Kind.INCLUDE,

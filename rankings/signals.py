@@ -1,12 +1,14 @@
 """Rankings' receivers: the starting chips of a new player; bans on the leaderboards."""
 
 from allauth.account.signals import user_signed_up
+from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import User
-from rankings.models import BoardRow
-from rankings.services import chips_signup_grant
+from rankings.models import BoardRow, ChipAccount
+from rankings.ratings import ratings_follow_is_active
+from rankings.services import ALL_TIME, board_count_add, chips_signup_grant
 
 
 @receiver(user_signed_up, dispatch_uid="rankings_signup_grant")
@@ -21,13 +23,26 @@ def grant_starting_chips(sender, request, user, **kwargs) -> None:
 
 @receiver(post_save, sender=User, dispatch_uid="rankings_board_rows_follow_is_active")
 def board_rows_follow_is_active(sender, instance: User, update_fields=None, **kwargs) -> None:
-    """A banned (deactivated) player leaves every leaderboard, and comes back when unbanned.
+    """A banned (deactivated) player leaves every leaderboard, the rating boards too, and comes
+    back when unbanned.
 
     The leaderboard rows keep a copy of `is_active` so that a page never joins the users.
     (A bulk `QuerySet.update` of users sends no signal: use the services to ban.)
     """
     if update_fields is not None and "is_active" not in update_fields:
         return  # e.g. a login's last_login: nothing to copy
-    BoardRow.objects.filter(user=instance).exclude(active=instance.is_active).update(
-        active=instance.is_active
-    )
+    with transaction.atomic():
+        flipping = list(
+            BoardRow.objects.filter(user=instance, games__gt=0)
+            .exclude(active=instance.is_active)
+            .values_list("period", "start", "variant")
+        )
+        # The rows first, then the counts: the award's order, so the two never deadlock.
+        BoardRow.objects.filter(user=instance).exclude(active=instance.is_active).update(
+            active=instance.is_active
+        )
+        sign = 1 if instance.is_active else -1
+        board_count_add({board: sign for board in flipping})
+        if ("all", ALL_TIME, "") in flipping:
+            ChipAccount.objects.filter(user=instance).update(ranked=instance.is_active)
+        ratings_follow_is_active(user=instance)

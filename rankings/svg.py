@@ -162,3 +162,137 @@ def xp_chart_svg(
         f"{x(series[-1][0]):.1f}",
         f"{y(series[-1][1]):.1f}",
     )
+
+
+def trophy_icon_svg(trophy, *, size: int = 48) -> SafeString:
+    """A trophy's icon: a cup in the trophy's colour, its emblem on the bowl, its name as the
+    title (in the page's language)."""
+    return _trophy_icon(trophy.code, size, get_language())
+
+
+@functools.lru_cache(maxsize=256)
+def _trophy_icon(code: str, size: int, language: str | None) -> SafeString:
+    from rankings.trophies import BY_CODE
+
+    trophy = BY_CODE[code]
+    name = escape(str(trophy.name))
+    emblem = trophy.emblem
+    font = (
+        14 if len(emblem) <= 1 else (11 if len(emblem) == 2 else (8 if len(emblem) == 3 else 6.5))
+    )
+    return format_html(
+        '<svg class="trophy-icon trophy-{}" role="img" aria-label="{}" width="{}" height="{}"'
+        ' viewBox="0 0 48 48" xmlns="http://www.w3.org/2000/svg"><title>{}</title>'
+        '<path d="M12 8 H36 V12 H42 C42 20 38 24 33 25 C31 29 28 31 26 32 V37 H31 V42 H17'
+        " V37 H22 V32 C20 31 17 29 15 25 C10 24 6 20 6 12 H12 Z M12 16 H10 C10.5 19 12 21 13.5 21.5"
+        ' Z M36 16 V21.5 C37.5 21 38.5 19 39 16 Z" fill="{}" stroke="#3b2a05" stroke-width="1.2"'
+        ' stroke-linejoin="round"/>'
+        '<ellipse cx="24" cy="10" rx="12" ry="2" fill="#fff" opacity=".35"/>'
+        '<text x="24" y="{}" text-anchor="middle" font-family="Georgia, serif" font-size="{}"'
+        ' font-weight="bold" fill="#fffbea" stroke="#3b2a05" stroke-width=".4">{}</text></svg>',
+        trophy.code,
+        name,
+        size,
+        size,
+        name,
+        trophy.color,
+        f"{19 + font * 0.35:.1f}",
+        font,
+        emblem,
+    )
+
+
+# One colour per kind of table, in TABLE_KINDS' order.
+RATING_COLORS = ("#1f6f43", "#2e86c1", "#8e44ad", "#c0392b", "#d68910", "#34495e")
+
+
+def rating_chart_svg(
+    history: dict[str, Sequence[tuple[datetime, int]]],
+    *,
+    kinds: Sequence[tuple[str, str]],
+    width: int = 640,
+    height: int = 240,
+) -> SafeString | None:
+    """A line per kind of table of the rating after each rated game, on one time axis, and a
+    legend. None when the player was never rated."""
+    series = [(kind, label, list(history[kind])) for kind, label in kinds if history.get(kind)]
+    if not series:
+        return None
+    colors = dict(zip((kind for kind, _label in kinds), RATING_COLORS, strict=False))
+    left, right, top, bottom = 48, 12, 12, 28 + 18 * ((len(series) + 2) // 3)
+    plot_w, plot_h = width - left - right, height - top - bottom
+    moments = [moment for _k, _l, points in series for moment, _v in points]
+    values = [value for _k, _l, points in series for _m, value in points]
+    t0, t1 = min(moments).timestamp(), max(moments).timestamp()
+    span = max(t1 - t0, 1.0)
+    low, high = (min(values) // 50) * 50, -(-max(values) // 50) * 50
+    high = max(high, low + 50)
+
+    def x(moment: datetime) -> float:
+        return left + plot_w * (moment.timestamp() - t0) / span
+
+    def y(value: int) -> float:
+        return top + plot_h * (1 - (value - low) / (high - low))
+
+    lines, legend = [], []
+    for number, (kind, label, points) in enumerate(series):
+        path = "M" + " L".join(f"{x(moment):.1f},{y(value):.1f}" for moment, value in points)
+        lines.append(
+            format_html(
+                '<path class="rating-line" data-kind="{}" d="{}" stroke="{}"/>'
+                '<circle class="rating-now" cx="{}" cy="{}" r="3.5" fill="{}"/>',
+                kind,
+                path,
+                colors[kind],
+                f"{x(points[-1][0]):.1f}",
+                f"{y(points[-1][1]):.1f}",
+                colors[kind],
+            )
+        )
+        lx = left + (number % 3) * (plot_w / 3)
+        ly = top + plot_h + 36 + 18 * (number // 3)
+        legend.append(
+            format_html(
+                '<rect x="{}" y="{}" width="10" height="10" fill="{}"/>'
+                '<text class="axis-label" x="{}" y="{}">{} {}</text>',
+                f"{lx:.1f}",
+                ly - 9,
+                colors[kind],
+                f"{lx + 14:.1f}",
+                ly,
+                label,
+                points[-1][1],
+            )
+        )
+    label = _("Rating over time")
+    return format_html(
+        '<svg class="rating-chart" role="img" aria-label="{}" viewBox="0 0 {} {}"'
+        ' xmlns="http://www.w3.org/2000/svg"><title>{}</title>'
+        '<rect class="plot" x="{}" y="{}" width="{}" height="{}"/>'
+        '<text class="axis-label" x="{}" y="{}" text-anchor="end">{}</text>'
+        '<text class="axis-label" x="{}" y="{}" text-anchor="end">{}</text>'
+        '<text class="axis-label" x="{}" y="{}">{}</text>'
+        '<text class="axis-label" x="{}" y="{}" text-anchor="end">{}</text>{}{}</svg>',
+        label,
+        width,
+        height,
+        label,
+        left,
+        top,
+        plot_w,
+        plot_h,
+        left - 6,
+        top + 10,
+        high,
+        left - 6,
+        top + plot_h,
+        low,
+        left,
+        top + plot_h + 16,
+        date_format(min(moments), "SHORT_DATE_FORMAT"),
+        left + plot_w,
+        top + plot_h + 16,
+        date_format(max(moments), "SHORT_DATE_FORMAT"),
+        mark_safe("".join(lines)),  # each piece went through format_html
+        mark_safe("".join(legend)),  # each piece went through format_html
+    )

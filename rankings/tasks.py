@@ -11,6 +11,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 
+from rankings.ratings import ratings_window_roll
 from rankings.services import game_result_award, game_results_unawarded
 
 
@@ -33,3 +34,9 @@ def award_sweep(older_than_seconds: float | None = None) -> int:
         game_result_award(game_id=game_id)
         awarded += 1
     return awarded
+
+
+@shared_task(name="rankings.ratings_window_roll", acks_late=True, reject_on_worker_lost=True)
+def ratings_window_roll_task() -> int:
+    """Move the rating boards' last-days window to end today; harmless when it did already."""
+    return ratings_window_roll()

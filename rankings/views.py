@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from rankings import selectors
 from rankings.grades import GRADES
-from rankings.models import VARIANTS
+from rankings.models import TABLE_KINDS, VARIANTS
 from rankings.services import DailyBonusAlreadyClaimed, DailyBonusNotNeeded, chips_daily_bonus
 
 BOARD_LABELS = {
@@ -18,6 +18,8 @@ BOARD_LABELS = {
     "week": _("This week"),
     "month": _("This month"),
     "chips": _("Chips"),
+    "rating": _("Rating"),
+    "gain": _("Rating, last 7 days"),
 }
 
 
@@ -35,24 +37,36 @@ def board_url(*, board: str, variant: str = "", page: int = 1) -> str:
 def leaderboard(request: HttpRequest) -> HttpResponse:
     """The leaderboards, public. An htmx request gets the board alone, to swap in place."""
     board = request.GET.get("board", "xp")
-    board = board if board in selectors.BOARDS else "xp"
+    board = board if board in BOARD_LABELS else "xp"
+    rated = board in selectors.RATING_BOARDS
+    scopes = TABLE_KINDS if rated else (("", _("All variants")), *VARIANTS)
     variant = request.GET.get("variant", "")
-    variant = variant if variant in dict(VARIANTS) else ""
+    variant = variant if variant in dict(scopes) else scopes[0][0]
     try:
         page = int(request.GET.get("page", "1"))
     except ValueError:
         page = 1
     result = selectors.leaderboard(board=board, variant=variant, page=page, viewer=request.user)
+
+    def tab_url(code: str) -> str:
+        # Between the XP and the rating boards a variant and a kind do not translate: start
+        # the other family at its first scope.
+        to_rated = code in selectors.RATING_BOARDS
+        if to_rated == rated:
+            return board_url(board=code, variant=variant)
+        return board_url(board=code, variant=TABLE_KINDS[0][0] if to_rated else "")
+
     context = {
         "result": result,
         "board_label": BOARD_LABELS[board],
+        "rated": rated,
         "boards": [
-            {"label": label, "url": board_url(board=code, variant=variant), "active": code == board}
+            {"label": label, "url": tab_url(code), "active": code == board}
             for code, label in BOARD_LABELS.items()
         ],
         "scopes": [
             {"label": label, "url": board_url(board=board, variant=code), "active": code == variant}
-            for code, label in (("", _("All variants")), *VARIANTS)
+            for code, label in scopes
         ],
         "previous_url": board_url(board=board, variant=variant, page=result.page - 1)
         if result.page > 1

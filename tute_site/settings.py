@@ -247,6 +247,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "rankings.award_sweep",
         "schedule": float(os.environ.get("RANKINGS_AWARD_SWEEP_SECONDS", "60")),
     },
+    # The rating boards' last 7 days move at midnight UTC (an award moves them too).
+    "rankings-ratings-window": {"task": "rankings.ratings_window_roll", "schedule": 600.0},
 }
 # The award sweep awards a finished game still without its award this many seconds after it
 # was submitted (its task was lost: a worker or the broker died). The fault tool shortens both.

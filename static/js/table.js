@@ -424,11 +424,35 @@ document.addEventListener("DOMContentLoaded", () => {
       const winners = Array.isArray(v.winner) ? v.winner : [v.winner];
       box.append(make("p", "winner-line", fmt(winners.length > 1 ? T.winners : T.winner,
         { who: winners.map(sideNames).join(", ") })));
+      if (S.game.status === "finished") drawAwards(box);
     } else {
       box.append(make("p", "winner-line", v.deal_winner === null ? T.no_winner
         : fmt(T.winner, { who: sideNames(v.deal_winner) })));
     }
     box.append(summaryButtons(v));
+  }
+
+  // A finished game's rating changes and new trophies: its award runs just after it ends,
+  // so they are asked for (again each second, a few times) rather than pushed.
+  const awards = {};
+  function fetchAwards(id, tries) {
+    fetch(`/games/${id}/awards.json`).then((r) => r.json()).then((data) => {
+      if (!data.awarded && tries > 0) { setTimeout(() => fetchAwards(id, tries - 1), 1000); return; }
+      awards[id] = data;
+      if (S && S.game && S.game.id === id) drawSummary();
+    }).catch(() => {});
+  }
+  function drawAwards(box) {
+    const id = S.game.id;
+    if (!(id in awards)) { awards[id] = null; fetchAwards(id, 15); }
+    if (!awards[id]) return;
+    const list = make("ul", "award-list");
+    list.id = "summary-awards";
+    awards[id].seats.forEach((s) => {
+      if (s.rating) list.append(make("li", "rating-change", fmt(T.rating_change, { user: s.user, rating: s.rating.shown, change: s.rating.change })));
+      s.trophies.forEach((name) => list.append(make("li", "new-trophy", fmt(T.new_trophy, { user: s.user, trophy: name }))));
+    });
+    if (list.children.length) box.append(list);
   }
 
   function summaryButtons(v) {
@@ -580,6 +604,15 @@ document.addEventListener("DOMContentLoaded", () => {
       }
       list.append(item);
     });
+    const oldChances = $("chances");
+    if (oldChances) oldChances.remove();
+    if (S.chances) {
+      // Before a competitive game: each side's chance from the ratings.
+      const names = (c) => c.seats.map((seat) => S.table.seats[seat].user).join(" & ");
+      const line = make("p", "chances", fmt(T.chances, { list: S.chances.map((c) => `${names(c)} ${c.percent}%`).join(" · ") }));
+      line.id = "chances";
+      list.after(line);
+    }
     const old = $("stand-form");
     if (old) old.remove();
     if (me !== null && !running() && S.table.status !== "closed") {

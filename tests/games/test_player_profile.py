@@ -127,3 +127,30 @@ def test_the_next_grade_reads_naturally(client, language, wording):
     UserFactory(username="nuevo")
     html = client.get("/players/nuevo/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert wording in re.sub(r"\s+", " ", html)
+
+
+def test_profile_shows_each_rating_its_last_change_its_chart_and_the_trophies(client):
+    player, other = UserFactory(username="rosa"), UserFactory()
+    html = client.get("/players/rosa/").content.decode()
+    assert "No rating yet" in html and "No trophies yet" in html
+    first = finish_game([player, other], winner_side=0, stake=0)
+    awarded(first)
+    awarded(finish_game([player, other], variant="habanero", winner_side=1, stake=0))
+    html = client.get("/players/rosa/").content.decode()
+    rows = {
+        kind: (value, change)
+        for kind, value, change in re.findall(
+            r'<tr data-kind="(\w+)"><td>[^<]+</td><td class="rating-value"[^>]*>(\d+\?)</td>\s*'
+            r'<td class="rating-change [\w-]*">([+-]\d+)</td>',
+            html,
+        )
+    }
+    assert set(rows) == {"tute2", "habanero"}
+    assert int(rows["tute2"][0].rstrip("?")) > 1000 and rows["tute2"][1].startswith("+")
+    assert rows["habanero"][1].startswith("-")
+    assert '<svg class="rating-chart"' in html
+    assert html.count('class="rating-line"') == 2
+    # Her first win at 2-player tute, with a link to that game's page (its replay).
+    assert 'data-trophy="first_win_tute2"' in html
+    assert f'<a href="/games/{first.game_id}/">' in html
+    assert 'data-trophy="first_win_habanero"' not in html

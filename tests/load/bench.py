@@ -129,6 +129,12 @@ LEADERBOARD_PAGES = [
     for board in ("xp", "week", "month", "chips")
     for variant in ("", "tute")
     for page in (1, 1000)
+] + [
+    # The rating boards, per kind of table: the busiest kinds, and their last page reached.
+    {"board": board, "variant": kind, "page": page}
+    for board in ("rating", "gain")
+    for kind in ("habanero", "pocha")
+    for page in (1, 1000)
 ]
 
 

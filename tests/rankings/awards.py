@@ -23,9 +23,11 @@ def finish_game(
     ips=None,
     finished_at: datetime | None = None,
     game_id: int | None = None,
+    feats=None,
 ):
     """Stake `stake` for each player in `seated` (None for a robot) and submit the result,
-    as the games app does. `abandoned` and `ips` are per seat. Returns the GameResult."""
+    as the games app does. `abandoned`, `ips` and `feats` are per seat. Returns the
+    GameResult."""
     game_id = game_id or next(_game_ids)
     players = len(seated)
     if competitive and stake:
@@ -43,6 +45,7 @@ def finish_game(
                 won=side == winner_side,
                 abandoned=seat in abandoned,
                 ip_address=(ips or {}).get(seat, f"198.51.100.{seat + 1}"),
+                feats=tuple((feats or {}).get(seat, ())),
             )
         )
     return game_result_submit(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.db import DatabaseError, transaction
 
-from rankings.models import ChipTransfer, GameResult, XpEvent
+from rankings.models import ChipTransfer, GameResult, Rating, RatingChange, XpEvent
 from rankings.selectors import chips_balance, ledger_mismatches, ledger_totals
 from tests.accounts.factories import UserFactory
 from tests.conftest import ROOT, database_url_for_tests, start_celery_worker, stop
@@ -65,6 +65,11 @@ def assert_awarded_once(result, winner, loser) -> None:
     # Every chip granted is with a player or the bank: the pot's movements net out.
     assert totals.pots == 0 and totals.players + totals.bank == totals.granted == 2000
     assert ledger_mismatches() == []
+    # The ratings moved once: one change each, one rated game each.
+    assert RatingChange.objects.filter(game_id=result.game_id).count() == 2
+    ratings = {r.user_id: r for r in Rating.objects.filter(kind="tute2")}
+    assert [ratings[winner.pk].games, ratings[loser.pk].games] == [1, 1]
+    assert ratings[winner.pk].value > ratings[loser.pk].value
 
 
 def test_two_processes_awarding_the_same_game_at_once_award_it_once():

@@ -27,3 +27,17 @@ def test_the_benchmark_data_is_consistent_and_ranked():
     assert [line.value for line in page.lines] == sorted(
         (line.value for line in page.lines), reverse=True
     )
+
+
+def test_the_benchmark_data_counts_its_boards_and_rates_its_players():
+    call_command("make_bench_rankings", players=40, games=600, days=10, stdout=io.StringIO())
+    for board, variant in (("xp", ""), ("week", "tute"), ("chips", ""), ("month", "pocha")):
+        page = leaderboard(board=board, variant=variant)
+        assert page.total == len(page.lines) > 0
+    page = leaderboard(board="rating", variant="tute3")
+    assert page.total == len(page.lines) > 0
+    assert [line.value for line in page.lines] == sorted(
+        (line.value for line in page.lines), reverse=True
+    )
+    gain = leaderboard(board="gain", variant="pocha")
+    assert gain.total == len(gain.lines) > 0

@@ -3,10 +3,13 @@ import doctest
 import pytest
 from django.utils import translation
 
-from rankings import grades, services, xp
+from games import feats
+from rankings import grades, ratings, services, xp
 
 
-@pytest.mark.parametrize("module", [grades, xp, services], ids=lambda module: module.__name__)
+@pytest.mark.parametrize(
+    "module", [grades, xp, services, ratings, feats], ids=lambda module: module.__name__
+)
 def test_docstring_examples_hold(module):
     # The examples read English names; an earlier request may have left another language on.
     with translation.override("en"):

@@ -126,3 +126,35 @@ def test_a_page_runs_eight_queries_whatever_the_number_of_players(
     with django_assert_num_queries(8):
         html = client.get("/rankings/", {"board": board, "variant": variant}).content.decode()
     assert len(names(html)) == 50 and "Your rank: #" in html
+
+
+def test_the_rating_boards_show_rated_players_by_kind_of_table_and_their_gain(client):
+    ana, beto, carla = (UserFactory(username=name, chips=1000) for name in ("ana", "beto", "carla"))
+    for _game in range(10):
+        play(ana, beto, stake=0)
+    play(carla, beto, stake=0)  # carla is provisional: on no rating board
+    html = client.get("/rankings/", {"board": "rating", "variant": "tute2"}).content.decode()
+    assert names(html) == ["ana", "beto"]
+    assert 'data-board="rating" data-variant="tute2"' in html
+    for kind in ("tute2", "tute3", "tute4", "tute4pairs", "habanero", "pocha"):
+        assert f'hx-get="/rankings/?board=rating&amp;variant={kind}"' in html
+    gain = client.get("/rankings/", {"board": "gain", "variant": "tute2"}).content.decode()
+    assert names(gain) == ["ana", "beto"]
+    assert re.search(r"<td>\+\d+</td><td>\d+</td>", gain)
+    empty = client.get("/rankings/", {"board": "rating", "variant": "pocha"}).content.decode()
+    assert names(empty) == [] and "no longer provisional" in empty
+    # From a rating board, the XP tab goes back to every variant.
+    assert 'href="/rankings/?board=xp" hx-get="/rankings/?board=xp"' in html
+
+
+@pytest.mark.parametrize("board", ["rating", "gain"])
+def test_a_rating_board_runs_eight_queries_whatever_the_number_of_players(
+    client, board, django_assert_num_queries
+):
+    viewer, other = UserFactory(username="viewer", chips=1000), UserFactory(chips=1000)
+    for _game in range(10):
+        play(viewer, other, stake=0)
+    client.force_login(viewer)
+    with django_assert_num_queries(8):
+        html = client.get("/rankings/", {"board": board, "variant": "tute2"}).content.decode()
+    assert len(names(html)) == 2 and "Your rank: #" in html

@@ -7,23 +7,34 @@
 written by bulk `INSERT … SELECT` in the database itself: results, seats, XP events, a grant
 per player and the leaderboard rows the award task would have kept. About 1% of the games
 are same-IP exclusions. Never in the test suite; run it once on a database of its own.
+
+The ratings are synthetic too (no openskill here: a million games would take it a while):
+per player and kind of table, a mu and sigma that follow their wins, losses and games, the
+gain of the last days from those days' games, and the boards' counts. `--ratings-only` adds
+just those, and the leaderboards' counts, to a database made before they existed.
 """
 
 import time
+from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
+from django.utils import timezone
 
 from accounts.models import User
 from rankings.models import (
+    BoardCount,
     BoardRow,
     ChipAccount,
     ChipTransfer,
     GameResult,
     GameResultSeat,
     LedgerEntry,
+    Rating,
+    RatingKind,
     XpEvent,
 )
+from rankings.ratings import PROVISIONAL_GAMES, PROVISIONAL_SIGMA, WINDOW_DAYS
 from rankings.services import ALL_TIME
 
 PREFIX = "bench"
@@ -40,6 +51,7 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=100_000)
         parser.add_argument("--games", type=int, default=1_000_000)
         parser.add_argument("--days", type=int, default=35)
+        parser.add_argument("--ratings-only", action="store_true")
 
     def step(self, label: str, sql: str, params: list | None = None) -> None:
         """Run one statement; every `%` in `sql` is doubled (it is always formatted)."""
@@ -49,9 +61,16 @@ class Command(BaseCommand):
             count = cursor.rowcount
         self.stdout.write(f"{label}: {count} rows in {time.monotonic() - start:.1f}s")
 
-    def handle(self, *args, players: int, games: int, days: int, **options):
+    def handle(self, *args, players: int, games: int, days: int, ratings_only: bool, **options):
         if connection.vendor != "postgresql":
             raise CommandError("the benchmark data is for PostgreSQL")
+        if ratings_only:
+            with transaction.atomic():
+                self._counts_and_ratings()
+            with connection.cursor() as cursor:
+                cursor.execute("VACUUM ANALYZE")
+            self.stdout.write("done")
+            return
         if User.objects.filter(username__startswith=f"{PREFIX}_").exists():
             raise CommandError("this database already holds benchmark players")
         users, results, seats = table(User), table(GameResult), table(GameResultSeat)
@@ -120,6 +139,7 @@ class Command(BaseCommand):
                 [first_game],
             )
             self._boards(first_game)
+            self._counts_and_ratings()
         with connection.cursor() as cursor:
             # Statistics for the planner, and the visibility map for index-only scans
             # (VACUUM cannot run inside a transaction, as in a test).
@@ -183,3 +203,56 @@ class Command(BaseCommand):
                         chips = {table(BoardRow)}.chips + EXCLUDED.chips""",
                     [first_game],
                 )
+
+    def _counts_and_ratings(self) -> None:
+        rows, counts = table(BoardRow), table(BoardCount)
+        self.step("leaderboard counts", f"DELETE FROM {counts}")
+        self.step(
+            "leaderboard counts",
+            f"""INSERT INTO {counts} (period, start, variant, players)
+            SELECT period, start, variant, count(*) FROM {rows}
+            WHERE games > 0 AND active GROUP BY 1, 2, 3""",
+        )
+        self.step(
+            "ranked accounts",
+            f"""UPDATE {table(ChipAccount)} AS a SET ranked = true FROM {rows} AS b
+            WHERE a.user_id = b.user_id AND a.kind = 'player' AND b.period = 'all'
+                AND b.variant = '' AND b.games > 0 AND b.active""",
+        )
+        ratings, kinds = table(Rating), table(RatingKind)
+        window = timezone.now().date() - timedelta(days=WINDOW_DAYS - 1)
+        kind = """CASE WHEN r.variant <> 'tute' THEN r.variant
+            ELSE 'tute' || r.players || CASE WHEN r.pairs THEN 'pairs' ELSE '' END END"""
+        self.step(
+            "ratings",
+            f"""INSERT INTO {ratings} (user_id, kind, mu, sigma, games, value, provisional,
+                window_gain, window_games, active)
+            SELECT user_id, kind, mu, sigma, games,
+                round(1000 + 30 * (mu - 3 * sigma)), games < %s OR sigma > %s,
+                window_gain, window_games, true
+            FROM (
+                SELECT s.user_id, {kind} AS kind, count(*) AS games,
+                    25 + 0.5 * (count(*) FILTER (WHERE s.won) - count(*) FILTER (WHERE NOT s.won))
+                        + (s.user_id %% 13) AS mu,
+                    greatest(1.5, 8.333 / sqrt(1 + count(*) / 3.0)) AS sigma,
+                    (count(*) FILTER (WHERE s.won AND r.finished_at >= %s)) * 12
+                        - (count(*) FILTER (WHERE NOT s.won AND r.finished_at >= %s)) * 9
+                        AS window_gain,
+                    count(*) FILTER (WHERE r.finished_at >= %s) AS window_games
+                FROM {table(GameResultSeat)} AS s JOIN {table(GameResult)} AS r
+                    ON r.id = s.result_id
+                WHERE r.exclusion = '' AND r.competitive AND s.user_id IS NOT NULL
+                GROUP BY 1, 2) AS p
+            ON CONFLICT (user_id, kind) DO NOTHING""",
+            [PROVISIONAL_GAMES, PROVISIONAL_SIGMA, window, window, window],
+        )
+        self.step(
+            "rating boards",
+            f"""INSERT INTO {kinds} (kind, players, window_players, window_start)
+            SELECT kind, count(*) FILTER (WHERE NOT provisional AND active),
+                count(*) FILTER (WHERE NOT provisional AND active AND window_games > 0), %s
+            FROM {ratings} GROUP BY kind
+            ON CONFLICT (kind) DO UPDATE SET players = EXCLUDED.players,
+                window_players = EXCLUDED.window_players, window_start = EXCLUDED.window_start""",
+            [window],
+        )

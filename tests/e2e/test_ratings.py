@@ -1,0 +1,136 @@
+"""Ratings in a real browser, against a real daphne: the chance of winning before a
+competitive game, each player's rating change and a new trophy in the end-of-game summary,
+then the rating chart on the profile, at 1280 and at 375 pixels wide."""
+
+import random
+import re
+import threading
+
+import pytest
+from django.db import connections
+
+from games import services
+from games.models import Game, GameSeat, Table
+from games.selectors import game_state
+from rankings.services import game_result_award
+from rankings.tasks import award_sweep
+from tests.accounts.factories import UserFactory
+from tests.e2e.test_accounts import in_db
+from tests.e2e.test_table import ARTIFACTS, alicia_and_bruno, no_sideways_scroll, open_tute_for_two
+from tests.rankings.awards import finish_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def seed_players():
+    alicia = UserFactory(username="alicia", chips=1000)
+    bruno = UserFactory(username="bruno", chips=1000)
+    carla = UserFactory(username="carla", chips=1000)
+    # Alicia lost three games of 2-player tute to carla: she is the underdog against a new
+    # bruno, and neither of them has won at this kind of table yet.
+    for _game in range(3):
+        result = finish_game([alicia, carla], winner_side=1, stake=0)
+        game_result_award(game_id=result.game_id)
+    return alicia, bruno
+
+
+def finish_the_game(table_id: int, users: dict) -> Game:
+    """Random legal moves through the services, each by its own player, to the game's end;
+    then the award (no Celery worker here: the sweep does it)."""
+    rng = random.Random(11)
+    # Both browsers come from 127.0.0.1, which would exclude the game as same-address: bruno
+    # plays from another machine.
+    game = Table.objects.get(pk=table_id).game
+    GameSeat.objects.filter(game=game, seat=1).update(ip_address="198.51.100.2")
+    while True:
+        game = Table.objects.get(pk=table_id).game
+        if game.status != Game.Status.PLAYING:
+            break
+        state = game_state(game=game)
+        if state.needs_deal:
+            services.game_next_deal(table_id=table_id, user=users[0])
+            continue
+        seat, actions = rng.choice(sorted(state.legal_actions().items()))
+        services.game_act(table_id=table_id, user=users[seat], action=rng.choice(actions).to_dict())
+    award_sweep(older_than_seconds=0)
+    return game
+
+
+def in_a_thread(query):
+    """Run ORM code that pushes to the sockets (async_to_sync) away from Playwright's loop."""
+    outcome = {}
+
+    def run():
+        try:
+            outcome["value"] = query()
+        except BaseException as error:  # re-raised in the test's thread
+            outcome["error"] = error
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def test_chance_before_the_game_rating_change_and_trophy_after_it_and_the_chart(
+    browser, daphne_server
+):
+    alicia_user, bruno_user = in_db(seed_players)
+    alicia, bruno = alicia_and_bruno(browser, daphne_server)
+    table_id = open_tute_for_two(alicia, daphne_server)
+    bruno.goto(alicia.url)
+    bruno.get_by_role("button", name="Sit here").click()
+
+    # Every seat taken, the game not started: each side's chance, the underdog below half.
+    for page in (alicia, bruno):
+        line = page.locator("#chances")
+        line.wait_for()
+        text = line.inner_text()
+        alicia_chance = int(re.search(r"alicia (\d+)%", text).group(1))
+        bruno_chance = int(re.search(r"bruno (\d+)%", text).group(1))
+        assert text.startswith("Chance of winning:")
+        assert alicia_chance < 50 < bruno_chance and alicia_chance + bruno_chance in (99, 100, 101)
+    alicia.screenshot(path=str(ARTIFACTS / "ratings-chance-1280.png"), full_page=True)
+    bruno.screenshot(path=str(ARTIFACTS / "ratings-chance-375.png"), full_page=True)
+    alicia.get_by_role("button", name="Start the game").click()
+    bruno.locator("#hand button").first.wait_for()
+    assert not bruno.locator("#chances").is_visible()
+
+    game = in_a_thread(lambda: finish_the_game(table_id, {0: alicia_user, 1: bruno_user}))
+    winner = ["alicia", "bruno"][game.result["winner"]]
+    loser = "bruno" if winner == "alicia" else "alicia"
+    for page in (alicia, bruno):
+        # The moves were made here, not in the browsers: a reload shows the game's end as a
+        # reconnect does (the whole state on connect).
+        page.reload()
+        awards = page.locator("#summary-awards")
+        awards.wait_for(timeout=20_000)
+        text = awards.inner_text()
+        assert re.search(rf"{winner}: rating \d+\? \(\+\d+\)", text), text
+        assert re.search(rf"{loser}: rating \d+\? \(-\d+\)", text), text
+        assert f"{winner} earns a trophy: First win: 2-player tute" in text
+        assert f"{loser} earns a trophy" not in text
+        assert no_sideways_scroll(page)
+    alicia.screenshot(path=str(ARTIFACTS / "ratings-summary-1280.png"), full_page=True)
+    bruno.screenshot(path=str(ARTIFACTS / "ratings-summary-375.png"), full_page=True)
+
+    # The profile: the rating with its "?" and last change, its chart, the trophy's game.
+    for page, size in ((alicia, 1280), (bruno, 375)):
+        page.goto(f"{daphne_server}/players/alicia/")
+        chart = page.locator("svg.rating-chart")
+        chart.wait_for()
+        assert chart.locator("path.rating-line").count() == 1
+        assert chart.bounding_box()["width"] <= size
+        row = page.locator('#ratings tr[data-kind="tute2"]')
+        assert re.fullmatch(r"\d+\?", row.locator(".rating-value").inner_text())
+        assert no_sideways_scroll(page)
+        page.screenshot(path=str(ARTIFACTS / f"ratings-profile-{size}.png"), full_page=True)
+    if winner == "alicia":
+        link = alicia.locator('#trophies li[data-trophy="first_win_tute2"] a')
+        assert link.get_attribute("href") == f"/games/{game.pk}/"
+    alicia.context.close()
+    bruno.context.close()
