@@ -62,7 +62,7 @@ SURE_AFTER = 8  # worlds between checks that the best action is already clear
 SURE_LEAD = 4.0  # ... a lead of this many standard errors over every other action
 # Cards left in all hands (the stock empty) at which a playout stops and the tricks left are
 # solved exactly on its world (double-dummy), per table size; measured in docs/robots.md.
-EXACT_CARDS = {2: 8, 3: 9, 4: 8}
+EXACT_CARDS = {2: 6, 3: 6, 4: 8}
 
 
 class StrongBot:
@@ -105,7 +105,10 @@ class StrongBot:
         known = known_cards(view)
         if known.outside:
             return None
-        world = WorldSampler(view).sample(self.rng)
+        try:
+            world = WorldSampler(view).sample(self.rng)
+        except NoWorld:
+            return None
         other = 1 - view.seat  # type: ignore[operator]
         if set(world.hands[other]) != set(known.unseen):
             return None
@@ -154,6 +157,39 @@ class StrongBot:
         candidate beats it on the same worlds by more than ``trust`` standard errors of
         the mean difference: the search corrects the club player where it is sure.
         """
+        values = self.playout_values(view, candidates)
+        k = len(candidates)
+        means = [sum(v) / len(v) for v in values]
+        best = max(range(k), key=lambda i: (means[i], -i))
+        if self.trust <= 0:
+            return candidates[best]
+        prior = candidates.index(self.fallback.choose(view))
+        if best == prior or _lead(values[best], values[prior]) > self.trust:
+            return candidates[best]
+        return candidates[prior]
+
+    def evaluate(self, view: SeatView, candidates: list[Action]) -> tuple[list[float], bool]:
+        """The expected deal result of each candidate for the seat's side (the scale of
+        :func:`playout_value`), and whether it is exact: in a 2-player endgame with the
+        stock empty every candidate is solved exactly, else it is the mean over sampled
+        worlds. Raises :class:`NoWorld` when no world fits the view."""
+        values, exact, _ = self.evaluate_samples(view, candidates)
+        return values, exact
+
+    def evaluate_samples(
+        self, view: SeatView, candidates: list[Action]
+    ) -> tuple[list[float], bool, list[list[float]] | None]:
+        """:meth:`evaluate`, with each candidate's playout values on the same worlds (None
+        when solved exactly), for a caller that weighs the sampling noise."""
+        if self.endgame:
+            world = self.exact_world(view)
+            if world is not None:
+                return self.endgame_solver(view).values(world, candidates), True, None
+        values = self.playout_values(view, candidates)
+        return [sum(v) / len(v) for v in values], False, values
+
+    def playout_values(self, view: SeatView, candidates: list[Action]) -> list[list[float]]:
+        """Each candidate's playout values, on the same sampled worlds, within the budget."""
         start = time.perf_counter()
         sampler = WorldSampler(view)
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
@@ -193,14 +229,7 @@ class StrongBot:
                     continue
             break
         self.last_playouts = playouts
-        means = [sum(v) / len(v) for v in values]
-        best = max(range(k), key=lambda i: (means[i], -i))
-        if self.trust <= 0:
-            return candidates[best]
-        prior = candidates.index(self.fallback.choose(view))
-        if best == prior or _lead(values[best], values[prior]) > self.trust:
-            return candidates[best]
-        return candidates[prior]
+        return values
 
     def _playout(self, game: GameState, setup: _Setup, first: Action) -> float:
         state = _Playout(setup, first)
