@@ -159,11 +159,11 @@ def deal_chart_svg(
                 continue
             dots.append(
                 format_html(
-                    '<circle class="analysis-dot mark-{}" cx="{:.1f}" cy="{:.1f}" r="4">'
+                    '<circle class="analysis-dot mark-{}" cx="{}" cy="{}" r="4">'
                     "<title>{}</title></circle>",
                     d["mark"],
-                    x(d["index"]),
-                    y(d["expected"]),
+                    f"{x(d['index']):.1f}",
+                    f"{y(d['expected']):.1f}",
                     f"{names[d['seat']]}: {mark_label(d['mark'])}",
                 )
             )
@@ -182,10 +182,10 @@ def deal_chart_svg(
         '<svg class="analysis-chart" role="img" aria-label="{}" viewBox="0 0 {} {}"'
         ' xmlns="http://www.w3.org/2000/svg"><title>{}</title>'
         '<rect class="plot" x="{}" y="{}" width="{}" height="{}"/>'
-        '<line class="threshold" x1="{}" x2="{}" y1="{:.1f}" y2="{:.1f}"/>'
-        '<text class="axis-label" x="{}" y="{:.1f}" text-anchor="end">100</text>'
-        '<text class="axis-label" x="{}" y="{:.1f}" text-anchor="end">50</text>'
-        '<text class="axis-label" x="{}" y="{:.1f}" text-anchor="end">0</text>'
+        '<line class="threshold" x1="{}" x2="{}" y1="{}" y2="{}"/>'
+        '<text class="axis-label" x="{}" y="{}" text-anchor="end">100</text>'
+        '<text class="axis-label" x="{}" y="{}" text-anchor="end">50</text>'
+        '<text class="axis-label" x="{}" y="{}" text-anchor="end">0</text>'
         "{}{}{}</svg>",
         label,
         width,
@@ -197,14 +197,14 @@ def deal_chart_svg(
         plot_h,
         left,
         left + plot_w,
-        y(50),
-        y(50),
+        f"{y(50):.1f}",
+        f"{y(50):.1f}",
         left - 4,
-        y(100) + 4,
+        f"{y(100) + 4:.1f}",
         left - 4,
-        y(50) + 4,
+        f"{y(50) + 4:.1f}",
         left - 4,
-        y(0) + 4,
+        f"{y(0) + 4:.1f}",
         mark_safe("".join(lines)),  # each piece went through format_html
         mark_safe("".join(dots)),
         mark_safe(legend),
