@@ -21,7 +21,7 @@ def test_the_replay_page_shows_the_analysis_marks_and_chart(browser, daphne_serv
     game = finished_game(UserFactory(username="nuria"))
     data = game_analysis_compute(game_id=game.pk, playouts=24).data
     marked = [d for deal in data["deals"] for d in deal["decisions"] if d["mark"] != "best"]
-    assert marked  # the heuristic robot's seat gets some marks against the hard robot
+    assert marked  # the player's planted blunder at least
 
     context = browser.new_context(locale="en-US", viewport={"width": width, "height": height})
     page = context.new_page()
