@@ -156,6 +156,14 @@ def deal_chart_svg(
         lines.append(format_html('<path class="analysis-line {}" d="{}"/>', cls, path))
         for d in mine:
             if d["mark"] == "best":
+                dots.append(
+                    format_html(
+                        '<circle class="analysis-point {}" cx="{}" cy="{}" r="2"/>',
+                        cls,
+                        f"{x(d['index']):.1f}",
+                        f"{y(d['expected']):.1f}",
+                    )
+                )
                 continue
             dots.append(
                 format_html(
@@ -263,7 +271,8 @@ def analysis_for_page(
                 "index": d["index"],
                 "name": name,
                 "action": action_text(d["action"], name),
-                "best": None if d["best"] == d["action"] else action_text(d["best"], name),
+                # The best choice is named where the choice made lost points to it.
+                "best": None if d["mark"] == "best" else action_text(d["best"], name),
                 "mark": d["mark"],
                 "mark_label": mark_label(d["mark"]),
                 "symbol": MARK_SYMBOLS[d["mark"]],
