@@ -22,6 +22,13 @@ default) 58; the same with the point margin weighted four times more 55; keeping
 heuristic's card unless the search beats it by a standard error 50. So the search plays
 its own choice, with the smart playout. Arena figures are in README.md.
 
+Exact play (:mod:`.solver`): in 2-player tute and habanero, once the stock is empty, every
+card is known from the view, and the robot plays the solver's exact best from there (the
+capote decision and cantes included). Elsewhere, each playout stops once
+:data:`EXACT_CARDS` cards are left in hand (the stock empty) and the tricks left are solved
+exactly on that world, in place of the greedy rule. :meth:`StrongBot.evaluate` gives every
+candidate's expected result, for the analysis of finished games (:mod:`.analysis`).
+
 Announcements are not searched: tute, the exchange and cantes are always taken (each only
 gains), and habanero's capote is declared only when it is sure (the heuristic's exact
 check, the stock being empty). Pocha bids and every card are searched.
@@ -61,7 +68,7 @@ POCHA_SCALE = 30.0  # pocha: points of hand score worth one "deal won"
 SURE_AFTER = 8  # worlds between checks that the best action is already clear
 SURE_LEAD = 4.0  # ... a lead of this many standard errors over every other action
 # Cards left in all hands (the stock empty) at which a playout stops and the tricks left are
-# solved exactly on its world (double-dummy), per table size; measured in docs/robots.md.
+# solved exactly on its world (double-dummy), per table size; measured in README.md.
 EXACT_CARDS = {2: 6, 3: 6, 4: 8}
 
 
