@@ -21,7 +21,7 @@ points lost are the best action's expected result less the chosen one's, and giv
 
 A player's accuracy is the mean over their scored decisions of
 ``103.1668 · exp(-0.04354 · loss) − 3.1669``, clipped to 0-100 (the curve lichess
-publishes for its accuracy): 100 for no loss, about 62 for 10 points lost, 22 for 30.
+publishes for its accuracy): 100 for no loss, about 64 for 10 points lost, 25 for 30.
 
 On sampled worlds, the points lost leave out :data:`NOISE` standard errors of the paired
 difference between the best action and the chosen one: a choice the samples cannot tell
@@ -87,7 +87,7 @@ def move_accuracy(loss: float) -> float:
     """Accuracy of one decision, 0-100, from the expected points it lost.
 
     >>> move_accuracy(0.0), round(move_accuracy(10.0)), round(move_accuracy(30.0))
-    (100.0, 63, 25)
+    (100.0, 64, 25)
     """
     value = 103.1668 * math.exp(-0.04354 * max(0.0, loss)) - 3.1669
     return round(min(100.0, max(0.0, value)), 1)

@@ -4,6 +4,8 @@ stock."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import random
 
 import pytest
@@ -182,3 +184,10 @@ def test_the_strong_robot_plays_the_endgame_perfectly_from_the_empty_stock() -> 
         values = oracle.values(state, list(view.legal_actions))
         chosen = values[list(view.legal_actions).index(choice)]
         assert chosen == pytest.approx(max(values))
+
+
+@pytest.mark.parametrize("name", ["games.bots.solver", "games.bots.analysis"])
+def test_docstring_examples_run(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    assert result.attempted > 0
