@@ -538,3 +538,24 @@ class Report(models.Model):
     @property
     def is_open(self) -> bool:
         return self.decided_at is None
+
+
+class GameAnalysis(models.Model):
+    """The strong robot's analysis of a finished game (games/bots/analysis.py), computed once
+    by a low-priority task after the game ends: every decision's expected result, for the
+    choice made and for the best choice, its mark, and each seat's accuracy."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="analysis", verbose_name=_("game")
+    )
+    data = models.JSONField(_("analysis"))
+    seconds = models.FloatField(_("seconds spent"), default=0.0)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("game analysis")
+        verbose_name_plural = _("game analyses")
+        constraints = [models.UniqueConstraint(fields=["game"], name="games_analysis_one_per_game")]
+
+    def __str__(self) -> str:
+        return f"analysis of game #{self.game_id}"

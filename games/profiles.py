@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET
 from accounts import selectors as account_selectors
 from accounts.views import friendship_context
 from games import selectors
+from games.analysis import player_accuracy_by_kind
 from rankings import selectors as rankings_selectors
 from rankings.models import TABLE_KINDS
 from rankings.svg import rating_chart_svg, trophy_icon_svg, xp_chart_svg
@@ -28,6 +29,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
         "stats": rankings_selectors.player_variant_stats(user=player),
         "recent_seats": selectors.player_recent_games(user=player),
         "friends": account_selectors.friends_of(player),
+        "accuracy": player_accuracy_by_kind(user=player),
         "xp_chart": xp_chart_svg(
             rankings_selectors.xp_history(user=player), start=player.date_joined
         ),

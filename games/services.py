@@ -739,6 +739,10 @@ def game_hand_off(*, game: Game) -> None:
     Runs inside the transaction that finished the game: rankings records the result with it
     and queues its award task on commit; its sweep awards any result whose task was lost."""
     game_result_submit(**game_result_arguments(game=game))
+    # The game's analysis, at low priority once the end is committed (games/analysis.py).
+    from games.analysis import game_analysis_queue
+
+    transaction.on_commit(lambda: game_analysis_queue(game.pk), robust=True)
 
 
 # --- Practice tables, timers and robots (RULES.md §11) --------------------------------------

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.ip import client_ip
 from games import reports, selectors, services
+from games.analysis import analysis_for_page, game_analysis_for
 from games.engine.cards import CARDS
 from games.forms import InviteForm, LobbyFilterForm, ReportForm, TableOptionsForm
 from games.models import Game, Table
@@ -142,6 +143,9 @@ def game_detail(request, pk: int):
             strings=TABLE_STRINGS,
             deals=[_deal_for_page(deal, replay, names) for deal in replay["deals"]],
         )
+        data = game_analysis_for(game=game)
+        if data is not None:
+            context["analysis"] = analysis_for_page(data, replay, context["names"])
     return render(request, "games/game_detail.html", context)
 
 

@@ -110,6 +110,8 @@ def stop(process: subprocess.Popen, timeout: float) -> None:
 # Robots play at once in tests (settings.ROBOT_DELAY_SECONDS), in this process and in the
 # daphne and Celery processes the fixtures start.
 os.environ["ROBOT_DELAY_SECONDS"] = "0"
+# A finished game's analysis, which a test's Celery worker may run, is kept short.
+os.environ.setdefault("GAME_ANALYSIS_SECONDS", "1")
 
 
 def _child_env(database_url: str, **extra: str) -> dict:

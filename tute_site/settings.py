@@ -263,6 +263,9 @@ RANKINGS_AWARD_TEST_PAUSE = float(os.environ.get("RANKINGS_AWARD_TEST_PAUSE", "0
 # --- Live play: robots, move timers, disconnections (RULES.md §11) ---------------------------
 # How long a robot waits before it plays, so that people see each card (tests use 0).
 ROBOT_DELAY_SECONDS = float(os.environ.get("ROBOT_DELAY_SECONDS", "1"))
+# The analysis of a finished game (games/analysis.py) shares about this many seconds among
+# its decisions, and stops at twice that.
+GAME_ANALYSIS_SECONDS = float(os.environ.get("GAME_ANALYSIS_SECONDS", "30"))
 # How long a disconnected player has to come back before they have abandoned.
 DISCONNECT_GRACE_SECONDS = float(os.environ.get("DISCONNECT_GRACE_SECONDS", "180"))
 # How long a friendly cancel proposal waits for every player's answer.

@@ -22,6 +22,13 @@ default) 58; the same with the point margin weighted four times more 55; keeping
 heuristic's card unless the search beats it by a standard error 50. So the search plays
 its own choice, with the smart playout. Arena figures are in README.md.
 
+Exact play (:mod:`.solver`): in 2-player tute and habanero, once the stock is empty, every
+card is known from the view, and the robot plays the solver's exact best from there (the
+capote decision and cantes included). Elsewhere, each playout stops once
+:data:`EXACT_CARDS` cards are left in hand (the stock empty) and the tricks left are solved
+exactly on that world, in place of the greedy rule. :meth:`StrongBot.evaluate` gives every
+candidate's expected result, for the analysis of finished games (:mod:`.analysis`).
+
 Announcements are not searched: tute, the exchange and cantes are always taken (each only
 gains), and habanero's capote is declared only when it is sure (the heuristic's exact
 check, the stock being empty). Pocha bids and every card are searched.
@@ -47,17 +54,22 @@ from typing import Any
 
 from games.engine import Action, GameState, SeatView
 from games.engine.cards import POINTS_OF, SUIT_OF, SUITS
+from games.engine.inference import known_cards
 
 from .base import default_rng
 from .heuristic import HeuristicBot, capote_is_sure, exchange_action, sing_action, tute_action
 from .knowledge import Knowledge, beats, trick_winner
 from .sampler import NoWorld, WorldSampler
+from .solver import Solver
 
 MARGIN_WEIGHT = 0.25  # a deal won by 130 points is worth 1.25 deals won by 0
 STAKE_TO_WIN = 10  # a trick worth this many points is worth taking before the last card
 POCHA_SCALE = 30.0  # pocha: points of hand score worth one "deal won"
 SURE_AFTER = 8  # worlds between checks that the best action is already clear
 SURE_LEAD = 4.0  # ... a lead of this many standard errors over every other action
+# Cards left in all hands (the stock empty) at which a playout stops and the tricks left are
+# solved exactly on its world (double-dummy), per table size; measured in README.md.
+EXACT_CARDS = {2: 6, 3: 6, 4: 8}
 
 
 class StrongBot:
@@ -73,6 +85,8 @@ class StrongBot:
         epsilon: float = 0.0,
         playout: str = "smart",
         trust: float = 0.0,
+        exact_cards: int | None = None,
+        endgame: bool = True,
     ) -> None:
         if budget_ms is None and iterations is None:
             raise ValueError("A search needs a budget: milliseconds, iterations or both.")
@@ -84,11 +98,54 @@ class StrongBot:
         self.trust = trust
         self.fallback = HeuristicBot(self.rng)
         self.last_playouts = 0  # playouts of the last decision, for measurements
+        self.exact_cards = exact_cards  # None: EXACT_CARDS for the table; 0: never
+        self.endgame = endgame  # solve the 2-player endgame exactly once the stock is empty
+        self._solver: Solver | None = None  # kept through one endgame: its table is reused
+        self.last_exact = False  # whether the last decision was solved exactly
+
+    def exact_world(self, view: SeatView) -> GameState | None:
+        """The one world of a 2-player deal whose stock is empty: every card is known from
+        the view (:func:`~games.engine.inference.known_cards`), so the deal is of perfect
+        information. None before that, or at a table with more players."""
+        if view.players != 2 or not view.options.rules.has_stock or view.stock_size:
+            return None
+        known = known_cards(view)
+        if known.outside:
+            return None
+        try:
+            world = WorldSampler(view).sample(self.rng)
+        except NoWorld:
+            return None
+        other = 1 - view.seat  # type: ignore[operator]
+        if set(world.hands[other]) != set(known.unseen):
+            return None
+        return world
+
+    def endgame_solver(self, view: SeatView) -> Solver:
+        """The exact solver for this seat's side (reused while the side and carry match)."""
+        side = view.sides[view.seat]  # type: ignore[index]
+        carry = tuple(view.carry) if view.carry is not None else None
+        solver = self._solver
+        if solver is None or solver.side != side or solver.carry != carry:
+            solver = self._solver = Solver(side, view.seat, carry)
+        return solver
 
     def choose(self, view: SeatView) -> Action:
         legal = view.legal_actions
+        self.last_exact = False
         if len(legal) == 1:
             return legal[0]
+        action = tute_action(legal)
+        if action is not None:
+            return action
+        if self.endgame:
+            world = self.exact_world(view)
+            if world is not None:
+                self.last_exact = True
+                _value, best = self.endgame_solver(view).solve(world)
+                if best in legal:
+                    return best  # type: ignore[return-value]
+                self.last_exact = False
         for pick in (tute_action, exchange_action, sing_action):
             action = pick(legal)
             if action is not None:
@@ -107,6 +164,39 @@ class StrongBot:
         candidate beats it on the same worlds by more than ``trust`` standard errors of
         the mean difference: the search corrects the club player where it is sure.
         """
+        values = self.playout_values(view, candidates)
+        k = len(candidates)
+        means = [sum(v) / len(v) for v in values]
+        best = max(range(k), key=lambda i: (means[i], -i))
+        if self.trust <= 0:
+            return candidates[best]
+        prior = candidates.index(self.fallback.choose(view))
+        if best == prior or _lead(values[best], values[prior]) > self.trust:
+            return candidates[best]
+        return candidates[prior]
+
+    def evaluate(self, view: SeatView, candidates: list[Action]) -> tuple[list[float], bool]:
+        """The expected deal result of each candidate for the seat's side (the scale of
+        :func:`playout_value`), and whether it is exact: in a 2-player endgame with the
+        stock empty every candidate is solved exactly, else it is the mean over sampled
+        worlds. Raises :class:`NoWorld` when no world fits the view."""
+        values, exact, _ = self.evaluate_samples(view, candidates)
+        return values, exact
+
+    def evaluate_samples(
+        self, view: SeatView, candidates: list[Action]
+    ) -> tuple[list[float], bool, list[list[float]] | None]:
+        """:meth:`evaluate`, with each candidate's playout values on the same worlds (None
+        when solved exactly), for a caller that weighs the sampling noise."""
+        if self.endgame:
+            world = self.exact_world(view)
+            if world is not None:
+                return self.endgame_solver(view).values(world, candidates), True, None
+        values = self.playout_values(view, candidates)
+        return [sum(v) / len(v) for v in values], False, values
+
+    def playout_values(self, view: SeatView, candidates: list[Action]) -> list[list[float]]:
+        """Each candidate's playout values, on the same sampled worlds, within the budget."""
         start = time.perf_counter()
         sampler = WorldSampler(view)
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
@@ -116,6 +206,11 @@ class StrongBot:
         playouts = 0  # playouts counted in ``values``
         rng = self.rng
         setup = _Setup(view, smart=self.playout == "smart")
+        exact = EXACT_CARDS.get(view.players, 0) if self.exact_cards is None else self.exact_cards
+        if exact:
+            side = view.sides[view.seat]  # type: ignore[index]
+            setup.solver = Solver(side, view.seat, setup.carry)
+            setup.exact = exact
         clock = time.perf_counter
         while True:
             world = sampler.sample(rng)
@@ -141,21 +236,23 @@ class StrongBot:
                     continue
             break
         self.last_playouts = playouts
-        means = [sum(v) / len(v) for v in values]
-        best = max(range(k), key=lambda i: (means[i], -i))
-        if self.trust <= 0:
-            return candidates[best]
-        prior = candidates.index(self.fallback.choose(view))
-        if best == prior or _lead(values[best], values[prior]) > self.trust:
-            return candidates[best]
-        return candidates[prior]
+        return values
 
     def _playout(self, game: GameState, setup: _Setup, first: Action) -> float:
         state = _Playout(setup, first)
         rng = self.rng
         greedy = self.playout != "random"
         eps = self.epsilon
+        solver = setup.solver
+        exact = setup.exact
         while True:
+            if (
+                solver is not None
+                and not state.trick
+                and not game.stock_left
+                and sum(map(len, game.hands)) <= exact
+            ):
+                return solver.solve(game)[0]  # the tricks left, double-dummy
             if state.trick:
                 # Mid-trick nobody but the seat on turn may act (the first card closed
                 # any cante moment), so skip building every seat's actions.
@@ -215,6 +312,7 @@ class _Setup:
         "bids",
         "capote",
         "carry",
+        "exact",
         "gone",
         "n",
         "pocha",
@@ -222,6 +320,7 @@ class _Setup:
         "side",
         "sides",
         "smart",
+        "solver",
         "sung",
         "trick",
         "tricks_won",
@@ -229,6 +328,8 @@ class _Setup:
     )
 
     def __init__(self, view: SeatView, smart: bool = True) -> None:
+        self.solver: Solver | None = None
+        self.exact = 0
         self.seat = view.seat
         self.n = view.players
         self.sides = view.sides
@@ -269,6 +370,8 @@ class _Playout:
             self.bids[action.seat] = action.value
         elif action.kind == "capote" and action.value:
             self.capote = True
+        elif action.kind == "sing":
+            self.sung.add(SUITS.index(action.value))
 
     def _played(self, seat: int, card: int) -> None:
         self.gone |= 1 << card

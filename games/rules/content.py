@@ -61,9 +61,19 @@ def page_context(slug: str) -> dict[str, Any]:
         "pot": pot_example() if slug == "rankings" else None,
         "grades": _grades() if slug == "rankings" else (),
         "table_options": table_options() if slug == "tables" else (),
+        "marks": _analysis_marks() if slug == "tables" else None,
         "reconnect_minutes": _table_default("reconnect_minutes"),
         "move_time": _table_default("move_time"),
     }
+
+
+def _analysis_marks() -> dict[str, float]:
+    """The points lost from which a decision of the analysis is an inaccuracy, a mistake,
+    a blunder (games/bots/analysis.py)."""
+    from games.bots.analysis import THRESHOLDS
+
+    inaccuracy, mistake, blunder = (int(t) if t == int(t) else t for t in THRESHOLDS)
+    return {"inaccuracy": inaccuracy, "mistake": mistake, "blunder": blunder}
 
 
 def _grades() -> tuple:

@@ -38,6 +38,11 @@ document.addEventListener("DOMContentLoaded", () => {
     $("replay-deal").value = String(deal);
     $("replay-counter").textContent = fmt(T.step_of, { n: step + 1, total: steps.length });
     $("replay-step").textContent = describe(p.action, p);
+    const mark = $("replay-analysis"); // the analysis of this step's decision, when there is one
+    if (mark) {
+      mark.textContent = p.analysis ? p.analysis.text : "";
+      mark.className = `replay-step analysis-line-text${p.analysis ? ` mark-${p.analysis.mark}` : ""}`;
+    }
     $("replay-first").disabled = $("replay-prev").disabled = deal === 0 && step === 0;
     $("replay-last").disabled = $("replay-next").disabled =
       deal === data.deals.length - 1 && step === steps.length - 1;

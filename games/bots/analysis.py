@@ -1,0 +1,202 @@
+"""The analysis of a finished game: every decision scored by the strong robot, from the view
+of the player who made it, at that moment.
+
+The game's record is replayed through the engine. Before each action, the seat that took it
+gets its :class:`~games.engine.SeatView` (its own hand and what the table saw, never the
+hidden cards), and :meth:`.strong.StrongBot.evaluate` gives the expected deal result of every
+action it had: the mean over worlds dealt from that view, or, in a 2-player deal whose stock
+is empty, the exact value of the tricks left (:mod:`.solver`). Cards, cantes, exchanges,
+tute, capote and bids are scored alike; a decision with a single legal action is forced and
+is not scored.
+
+The expected result is on a scale of 100 for a deal won (0 lost, 50 when nobody wins it),
+plus a quarter of the point margin over 130 (:func:`.strong.playout_value` times 100). The
+points lost are the best action's expected result less the chosen one's, and give the mark
+(:data:`THRESHOLDS`, written in the rules pages):
+
+- ``best``: less than 5 points lost (or the best choice itself);
+- ``inaccuracy``: 5 to 15;
+- ``mistake``: 15 to 30;
+- ``blunder``: 30 or more.
+
+A player's accuracy is the mean over their scored decisions of
+``103.1668 · exp(-0.04354 · loss) − 3.1669``, clipped to 0-100 (the curve lichess
+publishes for its accuracy): 100 for no loss, about 64 for 10 points lost, 25 for 30.
+
+On sampled worlds, the points lost leave out :data:`NOISE` standard errors of the paired
+difference between the best action and the chosen one: a choice the samples cannot tell
+from the best is not marked.
+
+The whole game is bounded in time (``seconds``): it is shared among the decisions to score,
+with at least :data:`MIN_MS` and at most :data:`MAX_MS` and ``playouts`` each; past twice
+that time the rest is left unscored (``complete`` false). With ``seconds`` None only the
+playouts bound a decision, and the analysis is repeatable exactly.
+
+>>> import random
+>>> from games.bots import HeuristicBot, bot_play, seat_to_act
+>>> from games.engine import new_game
+>>> g = new_game({"variant": "habanero", "points_to_win": 1}, random.Random(5))
+>>> bots = [HeuristicBot(random.Random(s)) for s in range(2)]
+>>> while not g.over:
+...     if g.needs_deal:
+...         g.deal_next(random.Random(6))
+...     seat = seat_to_act(g)
+...     _ = bot_play(bots[seat], g, seat)
+>>> result = analyse_record(g.to_record(), seconds=2.0, seed=1)
+>>> sorted(result["accuracy"]) == ["0", "1"]
+True
+>>> {d["mark"] for deal in result["deals"] for d in deal["decisions"]} <= set(MARKS)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from games.engine import GameState, parse_record
+from games.engine.record import start_listed_deal
+
+from .sampler import NoWorld
+from .strong import StrongBot
+
+MARKS = ("best", "inaccuracy", "mistake", "blunder")
+THRESHOLDS = (5.0, 15.0, 30.0)  # points lost from which a decision is an inaccuracy, ...
+MAX_MS = 400.0  # at most this long on one decision
+MAX_PLAYOUTS = 600  # ... and this many playouts
+MIN_MS = 50.0  # at least this long, however many decisions share the game's time
+SCALE = 100.0  # a deal won is 100
+NOISE = 2.0  # standard errors of the sampled difference not counted as points lost
+
+
+def mark_for(loss: float) -> str:
+    """The mark of a decision that lost ``loss`` expected points.
+
+    >>> [mark_for(x) for x in (0, 4.9, 5, 14.9, 15, 29.9, 30, 80)]
+    ['best', 'best', 'inaccuracy', 'inaccuracy', 'mistake', 'mistake', 'blunder', 'blunder']
+    """
+    for mark, limit in zip(MARKS, THRESHOLDS, strict=False):
+        if loss < limit:
+            return mark
+    return MARKS[-1]
+
+
+def move_accuracy(loss: float) -> float:
+    """Accuracy of one decision, 0-100, from the expected points it lost.
+
+    >>> move_accuracy(0.0), round(move_accuracy(10.0)), round(move_accuracy(30.0))
+    (100.0, 64, 25)
+    """
+    value = 103.1668 * math.exp(-0.04354 * max(0.0, loss)) - 3.1669
+    return round(min(100.0, max(0.0, value)), 1)
+
+
+def analyse_record(
+    record: Any, *, seconds: float | None = 30.0, playouts: int = MAX_PLAYOUTS, seed: Any = 0
+) -> dict[str, Any]:
+    """The analysis of a game from its record (NOTATION.md); see the module's docstring.
+
+    Returns ``deals`` (per deal, its ``decisions``: the action index in the deal, seat,
+    action, best action, the expected results of both, points lost, mark, and whether it
+    was solved exactly), ``accuracy`` per seat (a string key, for JSON), ``exact`` (whether
+    some decision was solved exactly) and ``seconds`` spent.
+    """
+    start = time.perf_counter()
+    options, deals = parse_record(record)
+    to_score = _choices(options, deals)
+    budget_ms = None
+    deadline = None
+    if seconds is not None:
+        budget_ms = max(MIN_MS, min(MAX_MS, 1000.0 * seconds / max(1, to_score)))
+        deadline = start + 2 * seconds
+    complete = True
+    state = GameState(options)
+    out_deals: list[dict[str, Any]] = []
+    losses: dict[int, list[float]] = {seat: [] for seat in range(state.n)}
+    any_exact = False
+    for k, (deal, actions) in enumerate(deals):
+        start_listed_deal(state, k, deal)
+        decisions = []
+        # One robot per seat through the deal: its exact endgame table is reused.
+        bots = {
+            s: StrongBot(random.Random(f"{seed}:{k}:{s}"), budget_ms=budget_ms, iterations=playouts)
+            for s in range(state.n)
+        }
+        for index, action in enumerate(actions):
+            seat = action.seat
+            view = state.view(seat)
+            legal = list(view.legal_actions)
+            if deadline is not None and time.perf_counter() > deadline:
+                complete = False  # out of time: the rest of the game is left unscored
+            elif len(legal) > 1 and action in legal:
+                scored = _score(bots[seat], view, legal, action)
+                if scored is not None:
+                    scored["index"] = index
+                    decisions.append(scored)
+                    losses[seat].append(scored["loss"])
+                    any_exact = any_exact or scored["exact"]
+            state.apply(action)
+        out_deals.append({"number": k + 1, "decisions": decisions})
+    accuracy = {
+        str(seat): (round(sum(map(move_accuracy, ls)) / len(ls), 1) if ls else None)
+        for seat, ls in losses.items()
+    }
+    return {
+        "deals": out_deals,
+        "accuracy": accuracy,
+        "exact": any_exact,
+        "complete": complete,
+        "thresholds": list(THRESHOLDS),
+        "seconds": round(time.perf_counter() - start, 2),
+    }
+
+
+def _choices(options: Any, deals: list[Any]) -> int:
+    """How many decisions of the game had more than one legal action."""
+    state = GameState(options)
+    count = 0
+    for k, (deal, actions) in enumerate(deals):
+        start_listed_deal(state, k, deal)
+        for action in actions:
+            count += len(state.legal_actions_for(action.seat)) > 1
+            state.apply(action)
+    return count
+
+
+def _score(bot: StrongBot, view: Any, legal: list[Any], action: Any) -> dict[str, Any] | None:
+    try:
+        values, exact, samples = bot.evaluate_samples(view, legal)
+    except NoWorld:
+        return None
+    mine = legal.index(action)
+    chosen = values[mine]
+    best_i = max(range(len(legal)), key=lambda i: (values[i], i == mine))
+    best = values[best_i]
+    loss = SCALE * (best - chosen)
+    if samples is not None and best_i != mine:
+        # Sampled worlds: only what the noise of the paired difference cannot explain.
+        loss -= SCALE * NOISE * _standard_error(samples[best_i], samples[mine])
+    loss = max(0.0, loss)
+    return {
+        "seat": action.seat,
+        "action": action.to_dict(),
+        "best": legal[best_i].to_dict(),
+        "expected": round(SCALE * chosen, 1),
+        "expected_best": round(SCALE * best, 1),
+        "loss": round(loss, 1),
+        "mark": mark_for(loss),
+        "exact": exact,
+    }
+
+
+def _standard_error(ahead: list[float], behind: list[float]) -> float:
+    """The standard error of the mean of the paired differences ``ahead - behind``."""
+    diffs = [a - b for a, b in zip(ahead, behind, strict=True)]
+    n = len(diffs)
+    if n < 2:
+        return 0.0
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return math.sqrt(var / n)
