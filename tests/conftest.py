@@ -5,22 +5,28 @@ real PostgreSQL and Redis: without them they are skipped, unless REQUIRE_SERVICE
 where a missing or unreachable service fails the whole run at once instead.
 """
 
-import contextlib
+import fcntl
 import os
 import socket
-import subprocess
-import sys
 import tempfile
 import time
 import uuid
 import warnings
-from collections.abc import Iterator
+import zlib
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.processes import (
+    child_env,
+    database_url,
+    running_daphne,
+    start_celery_beat,
+    start_celery_worker,
+    stop,
+)
+
 CHROMIUM = "/usr/bin/chromium"
 
 
@@ -47,8 +53,17 @@ def services_problem() -> str | None:
 
 
 def pytest_configure(config):
-    # Keep each run's Redis keys and Celery queue apart from any other process on this machine.
-    os.environ.setdefault("CHANNEL_PREFIX", f"tute-test-{uuid.uuid4().hex[:8]}")
+    # Keep each run's Redis keys and Celery queue apart from any other process on this
+    # machine, and under pytest-xdist each worker's from the others': the servers a test
+    # starts read CHANNEL_PREFIX from the environment, this process from its settings.
+    run = os.environ.setdefault("TUTE_TEST_RUN", uuid.uuid4().hex[:8])
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    prefix = f"tute-test-{worker}-{run}"
+    os.environ["CHANNEL_PREFIX"] = prefix
+    from django.conf import settings
+
+    if settings.configured and "prefix" in settings.CHANNEL_LAYERS["default"].get("CONFIG", {}):
+        settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = prefix
     if os.environ.get("REQUIRE_SERVICES") == "1":
         problem = services_problem()
         if problem:
@@ -65,57 +80,9 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def database_url_for_tests() -> str:
-    """A URL for the test database that pytest-django created, for other processes to share."""
-    from django.db import connection
-
-    settings = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{settings['NAME']}"
-    user = settings.get("USER") or ""
-    password = f":{settings['PASSWORD']}" if settings.get("PASSWORD") else ""
-    auth = f"{user}{password}@" if user else ""
-    host = settings.get("HOST") or "127.0.0.1"
-    port = settings.get("PORT") or 5432
-    return f"postgres://{auth}{host}:{port}/{settings['NAME']}"
-
-
-def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited early with status {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), 0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"nothing listened on port {port} within {timeout}s")
-
-
-def stop(process: subprocess.Popen, timeout: float) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
-
-
 # Robots play at once in tests (settings.ROBOT_DELAY_SECONDS), in this process and in the
 # daphne and Celery processes the fixtures start.
 os.environ["ROBOT_DELAY_SECONDS"] = "0"
-
-
-def _child_env(database_url: str, **extra: str) -> dict:
-    env = {**os.environ, "DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1", **extra}
-    env.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
-    return env
 
 
 @pytest.fixture(scope="session")
@@ -169,9 +136,22 @@ def _collected_static(request):
     no_django = ("tests/engine/", "tests/bots/")
     if all(item.nodeid.startswith(no_django) for item in request.session.items):
         return
+    from django.conf import settings
     from django.core.management import call_command
 
-    call_command("collectstatic", interactive=False, verbosity=0)
+    # Once a run: pytest-xdist's workers take turns on a lock, and the first collects. A
+    # second collection would rewrite the manifest under the servers of the other workers.
+    mark = (
+        Path(tempfile.gettempdir())
+        / f"tute-static-{zlib.crc32(str(settings.STATIC_ROOT).encode())}"
+    )
+    stamp = mark.with_suffix(".run")
+    with mark.with_suffix(".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        run = os.environ["TUTE_TEST_RUN"]
+        if not stamp.exists() or stamp.read_text() != run:
+            call_command("collectstatic", interactive=False, verbosity=0)
+            stamp.write_text(run)
 
 
 def _uses_db(request) -> bool:
@@ -217,43 +197,10 @@ def _fresh_cache(request, django_db_blocker):
     yield
 
 
-def start_daphne(
-    port: int, log, env: dict, app: str = "tute_site.asgi:application"
-) -> subprocess.Popen:
-    """A daphne process serving `app` on `port` with `env`, once it listens."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_for_port(port, process)
-    except RuntimeError:
-        stop(process, timeout=10)
-        raise
-    return process
-
-
-@contextlib.contextmanager
-def running_daphne(
-    env: dict, log_path: Path, app: str = "tute_site.asgi:application"
-) -> Iterator[str]:
-    """A daphne process serving `app` on a free port with `env`. Yields its base URL."""
-    port = free_port()
-    with log_path.open("w") as log:
-        process = start_daphne(port, log, env, app)
-        try:
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            stop(process, timeout=10)
-
-
 @pytest.fixture
 def daphne_server(transactional_db, tmp_path):
     """A real daphne serving the site on a free port, on the test database. Yields its URL."""
-    with running_daphne(_child_env(database_url_for_tests()), tmp_path / "daphne.log") as url:
+    with running_daphne(child_env(database_url()), tmp_path / "daphne.log") as url:
         yield url
 
 
@@ -261,41 +208,9 @@ def daphne_server(transactional_db, tmp_path):
 def embedded_daphne_server(transactional_db, tmp_path):
     """A real daphne as `make run` starts it without REDIS_URL: in-memory channel layer,
     eager tasks, the timer sweep in the server process. Yields its URL."""
-    env = _child_env(database_url_for_tests(), REDIS_URL="")
+    env = child_env(database_url(), REDIS_URL="")
     with running_daphne(env, tmp_path / "daphne.log") as url:
         yield url
-
-
-def start_celery(
-    arguments: list[str], queue: str, log_path: Path, ready: str, **env: str
-) -> subprocess.Popen:
-    """A real Celery process (`celery -A tute_site ...`) on the test database and `queue`,
-    once its log says `ready`. `env` adds environment variables (e.g. test-only settings)."""
-    log = log_path.open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "tute_site", *arguments],
-        cwd=ROOT,
-        env=_child_env(database_url_for_tests(), CELERY_QUEUE=queue, **env),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    log.close()
-    deadline = time.monotonic() + 60
-    while ready not in log_path.read_text():
-        if process.poll() is not None or time.monotonic() > deadline:
-            stop(process, timeout=5)
-            raise RuntimeError(f"celery {arguments[0]} did not start:\n{log_path.read_text()}")
-        time.sleep(0.2)
-    return process
-
-
-def start_celery_worker(queue: str, log_path: Path, **env: str) -> subprocess.Popen:
-    """Start a real Celery worker process on `queue`, on the test database; wait until it is
-    ready."""
-    worker = ["worker", "-P", "solo", "-Q", queue, "--without-gossip", "--without-mingle"]
-    return start_celery(
-        [*worker, "--without-heartbeat", "--loglevel=INFO"], queue, log_path, "ready.", **env
-    )
 
 
 @pytest.fixture
@@ -330,10 +245,8 @@ def celery_worker(celery_queue, tmp_path):
 def celery_beat(celery_worker, tmp_path):
     """Celery beat, as `make run` starts it, queueing to the `celery_worker` fixture's queue
     (the timer sweep every second)."""
-    beat = ["beat", "--schedule", str(tmp_path / "beat-schedule"), "--loglevel=INFO"]
-    process = start_celery(
-        beat, celery_worker.conf.task_default_queue, tmp_path / "beat.log", "beat: Starting"
-    )
+    queue = celery_worker.conf.task_default_queue
+    process = start_celery_beat(queue, tmp_path, tmp_path / "beat.log")
     try:
         yield tmp_path / "beat.log"
     finally:

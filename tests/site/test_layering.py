@@ -1,7 +1,8 @@
 """Dependencies between the apps run one way: accounts ← rankings ← games.
 
 accounts (identity) imports neither rankings nor games; rankings (chips, XP, leaderboards)
-imports nothing from games; the engine and the robots import nothing from Django or the apps.
+imports nothing from games; the engine and the robots import nothing from Django or the apps;
+the tools (bench/) import nothing from the tests.
 Read from the source with `ast`, so an import hidden inside a function counts too.
 """
 
@@ -22,6 +23,8 @@ FORBIDDEN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "rankings": (("games",), ()),
     "games/engine": (("django", *APPS), PURE),
     "games/bots": (("django", *APPS), PURE),
+    # The tools (load, faults, benchmarks) serve the tests; they import nothing from them.
+    "bench": (("tests",), ()),
 }
 
 
