@@ -86,8 +86,10 @@ os.environ["ROBOT_DELAY_SECONDS"] = "0"
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
-    """SQLite tests use a file, not memory, so that a live daphne can share the test database."""
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, django_db_blocker):
+    """SQLite tests use a file, not memory, so that a live daphne can share the test database.
+    Under pytest-xdist on PostgreSQL, each worker's test database is a copy of one migrated
+    once for the run (`_migrated_template`)."""
     from django.conf import settings
 
     db = settings.DATABASES["default"]
@@ -99,6 +101,62 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
         # One file per test process, so that two runs in the same tree never share it.
         name = f"tute-test-{os.getpid()}.sqlite3"
         db.setdefault("TEST", {})["NAME"] = str(Path(tempfile.gettempdir()) / name)
+    elif os.environ.get("PYTEST_XDIST_WORKER"):
+        with django_db_blocker.unblock():
+            db.setdefault("TEST", {})["TEMPLATE"] = _migrated_template()
+
+
+def _template_name() -> str:
+    from django.conf import settings
+
+    return f"test_{settings.DATABASES['default']['NAME']}_template_{os.environ['TUTE_TEST_RUN']}"
+
+
+def _migrated_template() -> str:
+    """The name of a database migrated once for this run, which the workers' test databases
+    are copied from (`CREATE DATABASE ... TEMPLATE`): every migration ran once, not once a
+    worker. The first worker makes it; the others wait on a lock."""
+    from django.db import connection
+
+    template = _template_name()
+    with (Path(tempfile.gettempdir()) / f"{template}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with connection._nodb_cursor() as cursor:
+            cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [template])
+            exists = cursor.fetchone() is not None
+        if not exists:
+            test = connection.settings_dict["TEST"]
+            name, test_name = connection.settings_dict["NAME"], test.get("NAME")
+            test["NAME"] = template
+            try:
+                connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+            finally:
+                connection.close()
+                connection.settings_dict["NAME"], test["NAME"] = name, test_name
+    return template
+
+
+def pytest_sessionfinish(session):
+    """pytest-xdist's controller drops the run's template database once the workers are done."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or not session.config.pluginmanager.hasplugin(
+        "dsession"
+    ):
+        return
+    import psycopg
+    from django.db import connection
+
+    if connection.vendor != "postgresql" or "TUTE_TEST_RUN" not in os.environ:
+        return
+    db = connection.settings_dict
+    with psycopg.connect(
+        dbname="postgres",
+        host=db.get("HOST") or "127.0.0.1",
+        port=db.get("PORT") or 5432,
+        user=db.get("USER") or None,
+        password=db.get("PASSWORD") or None,
+        autocommit=True,
+    ) as maintenance:
+        maintenance.execute(f'DROP DATABASE IF EXISTS "{_template_name()}"')
 
 
 @pytest.fixture(scope="session")

@@ -27,6 +27,9 @@ pytestmark = [
     pytest.mark.services,
     pytest.mark.celery_worker,
     pytest.mark.django_db(transaction=True),
+    # It times a move timer against processes it kills: one after the other with the others
+    # that kill processes, under pytest-xdist.
+    pytest.mark.xdist_group("alone"),
 ]
 
 MOVE_TIME = 3

@@ -13,7 +13,13 @@ import pytest
 from bench.faults import REDIS_SERVER, run_with_cluster
 from bench.processes import database_url
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+    # It kills processes at moments it times: one after the other with the others that kill
+    # processes, under pytest-xdist.
+    pytest.mark.xdist_group("alone"),
+]
 
 
 def test_games_survive_killed_daphne_worker_and_redis_and_the_books_balance(tmp_path):

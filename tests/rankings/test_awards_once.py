@@ -130,6 +130,7 @@ def test_two_processes_awarding_the_same_game_at_once_award_it_once():
 
 
 @pytest.mark.celery_worker
+@pytest.mark.xdist_group("alone")  # kills a worker: one after the other with the others that do
 def test_a_worker_killed_during_the_award_leaves_it_to_the_next_worker_which_awards_once(
     celery_queue, tmp_path: Path
 ):
