@@ -124,15 +124,18 @@ def start_daphne(port: int, log, env: dict, app: str = DAPHNE_APP) -> subprocess
 
 
 @contextlib.contextmanager
-def running_daphne(env: dict, log_path: Path, app: str = DAPHNE_APP) -> Iterator[str]:
-    """A daphne process serving `app` on a free port with `env`. Yields its base URL."""
+def running_daphne(
+    env: dict, log_path: Path, app: str = DAPHNE_APP, *, stop_after: float = 10
+) -> Iterator[str]:
+    """A daphne process serving `app` on a free port with `env`. Yields its base URL. At the
+    end it has `stop_after` seconds to stop by itself (SIGTERM) before it is killed."""
     port = free_port()
     with log_path.open("w") as log:
         process = start_daphne(port, log, env, app)
         try:
             yield f"http://127.0.0.1:{port}"
         finally:
-            stop(process, timeout=10)
+            stop(process, timeout=stop_after)
 
 
 def start_celery(

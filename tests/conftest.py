@@ -255,10 +255,17 @@ def _fresh_cache(request, django_db_blocker):
     yield
 
 
+# Once its test is over, a test's daphne has this long to stop by itself before it is killed:
+# on SIGTERM it waits for its sockets' consumers to finish, often 5 to 10 seconds, and a
+# test's teardown has nothing to wait for.
+DAPHNE_STOP_AFTER = 2
+
+
 @pytest.fixture
 def daphne_server(transactional_db, tmp_path):
     """A real daphne serving the site on a free port, on the test database. Yields its URL."""
-    with running_daphne(child_env(database_url()), tmp_path / "daphne.log") as url:
+    env = child_env(database_url())
+    with running_daphne(env, tmp_path / "daphne.log", stop_after=DAPHNE_STOP_AFTER) as url:
         yield url
 
 
@@ -267,7 +274,7 @@ def embedded_daphne_server(transactional_db, tmp_path):
     """A real daphne as `make run` starts it without REDIS_URL: in-memory channel layer,
     eager tasks, the timer sweep in the server process. Yields its URL."""
     env = child_env(database_url(), REDIS_URL="")
-    with running_daphne(env, tmp_path / "daphne.log") as url:
+    with running_daphne(env, tmp_path / "daphne.log", stop_after=DAPHNE_STOP_AFTER) as url:
         yield url
 
 
