@@ -353,6 +353,7 @@ def browser(monkeypatch):
 def page(browser):
     context = browser.new_context(locale="en-US")
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    # A bound, not a measure: several test processes share the cores (pytest-xdist).
+    page.set_default_timeout(20_000)
     yield page
     context.close()
