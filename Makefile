@@ -56,9 +56,12 @@ worker: install
 beat: install
 	$(VENV)/bin/celery -A tute_site beat --loglevel=INFO --schedule $(VENV)/celerybeat-schedule
 
-## make test: install what the tests need and run them all.
+## make test: install what the tests need and run them all, in TEST_WORKERS processes
+## (pytest-xdist; a test database, ports, Redis keys and Celery queues of each one's own).
+## Tests marked xdist_group("alone") run one after the other in one of them.
+TEST_WORKERS ?= 4
 test: install-dev messages system-deps
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 lint: install-dev
 	$(VENV)/bin/ruff check .
@@ -69,15 +72,15 @@ format: install-dev
 	$(VENV)/bin/ruff check --fix .
 
 ## make bench: benchmarks that print their figures (ratios against a baseline in the same run).
-## The load tool (tests/load/load.py) needs PostgreSQL and Redis: it plays each number of tables
+## The load tool (bench/load.py) needs PostgreSQL and Redis: it plays each number of tables
 ## of LOAD_TABLES in turn for LOAD_SECONDS, on LOAD_DAPHNES daphne processes.
 LOAD_TABLES ?= 25,50,100,200
 LOAD_SECONDS ?= 30
 LOAD_DAPHNES ?= 2
 bench: install-dev
-	$(PY) -m tests.load.bench
+	$(PY) -m bench
 	@if [ -n "$$REDIS_URL" ] && [[ "$$DATABASE_URL" == postgres* ]]; then \
-	  $(PY) -m tests.load.load --tables $(LOAD_TABLES) --seconds $(LOAD_SECONDS) \
+	  $(PY) -m bench.load --tables $(LOAD_TABLES) --seconds $(LOAD_SECONDS) \
 	    --daphnes $(LOAD_DAPHNES); \
 	else echo '{"bench": "load", "skipped": "set DATABASE_URL (PostgreSQL) and REDIS_URL"}'; fi
 

@@ -12,13 +12,11 @@ winner of a pair gets exactly the same.
 """
 
 import logging
-import time
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Sum
 from django.utils import timezone
@@ -705,13 +703,6 @@ def _stakes_by_user(game_id: int) -> dict[int, int]:
     return {row["source__user"]: row["total"] for row in rows}
 
 
-def _test_pause() -> None:
-    # Tests only: hold the award open so that a test can kill the worker running it.
-    pause = getattr(settings, "RANKINGS_AWARD_TEST_PAUSE", 0)
-    if pause:
-        time.sleep(pause)
-
-
 @transaction.atomic
 def game_result_award(*, game_id: int) -> GameResult | None:
     """Pay a finished game's pot and XP and put it on the leaderboards, exactly once.
@@ -727,7 +718,6 @@ def game_result_award(*, game_id: int) -> GameResult | None:
     result = GameResult.objects.select_for_update().filter(game_id=game_id).first()
     if result is None or result.awarded_at is not None:
         return result
-    _test_pause()
     seats = list(result.seats.select_related("user").order_by("seat"))
     if result.competitive:
         staked = _stakes_by_user(game_id)

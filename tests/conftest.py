@@ -5,22 +5,28 @@ real PostgreSQL and Redis: without them they are skipped, unless REQUIRE_SERVICE
 where a missing or unreachable service fails the whole run at once instead.
 """
 
-import contextlib
+import fcntl
 import os
 import socket
-import subprocess
-import sys
 import tempfile
 import time
 import uuid
 import warnings
-from collections.abc import Iterator
+import zlib
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.processes import (
+    child_env,
+    database_url,
+    running_daphne,
+    start_celery_beat,
+    start_celery_worker,
+    stop,
+)
+
 CHROMIUM = "/usr/bin/chromium"
 
 
@@ -47,8 +53,17 @@ def services_problem() -> str | None:
 
 
 def pytest_configure(config):
-    # Keep each run's Redis keys and Celery queue apart from any other process on this machine.
-    os.environ.setdefault("CHANNEL_PREFIX", f"tute-test-{uuid.uuid4().hex[:8]}")
+    # Keep each run's Redis keys and Celery queue apart from any other process on this
+    # machine, and under pytest-xdist each worker's from the others': the servers a test
+    # starts read CHANNEL_PREFIX from the environment, this process from its settings.
+    run = os.environ.setdefault("TUTE_TEST_RUN", uuid.uuid4().hex[:8])
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    prefix = f"tute-test-{worker}-{run}"
+    os.environ["CHANNEL_PREFIX"] = prefix
+    from django.conf import settings
+
+    if settings.configured and "prefix" in settings.CHANNEL_LAYERS["default"].get("CONFIG", {}):
+        settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = prefix
     if os.environ.get("REQUIRE_SERVICES") == "1":
         problem = services_problem()
         if problem:
@@ -65,48 +80,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def database_url_for_tests() -> str:
-    """A URL for the test database that pytest-django created, for other processes to share."""
-    from django.db import connection
-
-    settings = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{settings['NAME']}"
-    user = settings.get("USER") or ""
-    password = f":{settings['PASSWORD']}" if settings.get("PASSWORD") else ""
-    auth = f"{user}{password}@" if user else ""
-    host = settings.get("HOST") or "127.0.0.1"
-    port = settings.get("PORT") or 5432
-    return f"postgres://{auth}{host}:{port}/{settings['NAME']}"
-
-
-def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited early with status {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), 0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"nothing listened on port {port} within {timeout}s")
-
-
-def stop(process: subprocess.Popen, timeout: float) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
-
-
 # Robots play at once in tests (settings.ROBOT_DELAY_SECONDS), in this process and in the
 # daphne and Celery processes the fixtures start.
 os.environ["ROBOT_DELAY_SECONDS"] = "0"
@@ -114,15 +87,11 @@ os.environ["ROBOT_DELAY_SECONDS"] = "0"
 os.environ.setdefault("GAME_ANALYSIS_SECONDS", "1")
 
 
-def _child_env(database_url: str, **extra: str) -> dict:
-    env = {**os.environ, "DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1", **extra}
-    env.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
-    return env
-
-
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
-    """SQLite tests use a file, not memory, so that a live daphne can share the test database."""
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, django_db_blocker):
+    """SQLite tests use a file, not memory, so that a live daphne can share the test database.
+    Under pytest-xdist on PostgreSQL, each worker's test database is a copy of one migrated
+    once for the run (`_migrated_template`)."""
     from django.conf import settings
 
     db = settings.DATABASES["default"]
@@ -134,6 +103,62 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
         # One file per test process, so that two runs in the same tree never share it.
         name = f"tute-test-{os.getpid()}.sqlite3"
         db.setdefault("TEST", {})["NAME"] = str(Path(tempfile.gettempdir()) / name)
+    elif os.environ.get("PYTEST_XDIST_WORKER"):
+        with django_db_blocker.unblock():
+            db.setdefault("TEST", {})["TEMPLATE"] = _migrated_template()
+
+
+def _template_name() -> str:
+    from django.conf import settings
+
+    return f"test_{settings.DATABASES['default']['NAME']}_template_{os.environ['TUTE_TEST_RUN']}"
+
+
+def _migrated_template() -> str:
+    """The name of a database migrated once for this run, which the workers' test databases
+    are copied from (`CREATE DATABASE ... TEMPLATE`): every migration ran once, not once a
+    worker. The first worker makes it; the others wait on a lock."""
+    from django.db import connection
+
+    template = _template_name()
+    with (Path(tempfile.gettempdir()) / f"{template}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with connection._nodb_cursor() as cursor:
+            cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [template])
+            exists = cursor.fetchone() is not None
+        if not exists:
+            test = connection.settings_dict["TEST"]
+            name, test_name = connection.settings_dict["NAME"], test.get("NAME")
+            test["NAME"] = template
+            try:
+                connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+            finally:
+                connection.close()
+                connection.settings_dict["NAME"], test["NAME"] = name, test_name
+    return template
+
+
+def pytest_sessionfinish(session):
+    """pytest-xdist's controller drops the run's template database once the workers are done."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or not session.config.pluginmanager.hasplugin(
+        "dsession"
+    ):
+        return
+    import psycopg
+    from django.db import connection
+
+    if connection.vendor != "postgresql" or "TUTE_TEST_RUN" not in os.environ:
+        return
+    db = connection.settings_dict
+    with psycopg.connect(
+        dbname="postgres",
+        host=db.get("HOST") or "127.0.0.1",
+        port=db.get("PORT") or 5432,
+        user=db.get("USER") or None,
+        password=db.get("PASSWORD") or None,
+        autocommit=True,
+    ) as maintenance:
+        maintenance.execute(f'DROP DATABASE IF EXISTS "{_template_name()}"')
 
 
 @pytest.fixture(scope="session")
@@ -171,9 +196,22 @@ def _collected_static(request):
     no_django = ("tests/engine/", "tests/bots/")
     if all(item.nodeid.startswith(no_django) for item in request.session.items):
         return
+    from django.conf import settings
     from django.core.management import call_command
 
-    call_command("collectstatic", interactive=False, verbosity=0)
+    # Once a run: pytest-xdist's workers take turns on a lock, and the first collects. A
+    # second collection would rewrite the manifest under the servers of the other workers.
+    mark = (
+        Path(tempfile.gettempdir())
+        / f"tute-static-{zlib.crc32(str(settings.STATIC_ROOT).encode())}"
+    )
+    stamp = mark.with_suffix(".run")
+    with mark.with_suffix(".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        run = os.environ["TUTE_TEST_RUN"]
+        if not stamp.exists() or stamp.read_text() != run:
+            call_command("collectstatic", interactive=False, verbosity=0)
+            stamp.write_text(run)
 
 
 def _uses_db(request) -> bool:
@@ -219,43 +257,17 @@ def _fresh_cache(request, django_db_blocker):
     yield
 
 
-def start_daphne(
-    port: int, log, env: dict, app: str = "tute_site.asgi:application"
-) -> subprocess.Popen:
-    """A daphne process serving `app` on `port` with `env`, once it listens."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_for_port(port, process)
-    except RuntimeError:
-        stop(process, timeout=10)
-        raise
-    return process
-
-
-@contextlib.contextmanager
-def running_daphne(
-    env: dict, log_path: Path, app: str = "tute_site.asgi:application"
-) -> Iterator[str]:
-    """A daphne process serving `app` on a free port with `env`. Yields its base URL."""
-    port = free_port()
-    with log_path.open("w") as log:
-        process = start_daphne(port, log, env, app)
-        try:
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            stop(process, timeout=10)
+# Once its test is over, a test's daphne has this long to stop by itself before it is killed:
+# on SIGTERM it waits for its sockets' consumers to finish, often 5 to 10 seconds, and a
+# test's teardown has nothing to wait for.
+DAPHNE_STOP_AFTER = 2
 
 
 @pytest.fixture
 def daphne_server(transactional_db, tmp_path):
     """A real daphne serving the site on a free port, on the test database. Yields its URL."""
-    with running_daphne(_child_env(database_url_for_tests()), tmp_path / "daphne.log") as url:
+    env = child_env(database_url())
+    with running_daphne(env, tmp_path / "daphne.log", stop_after=DAPHNE_STOP_AFTER) as url:
         yield url
 
 
@@ -263,41 +275,9 @@ def daphne_server(transactional_db, tmp_path):
 def embedded_daphne_server(transactional_db, tmp_path):
     """A real daphne as `make run` starts it without REDIS_URL: in-memory channel layer,
     eager tasks, the timer sweep in the server process. Yields its URL."""
-    env = _child_env(database_url_for_tests(), REDIS_URL="")
-    with running_daphne(env, tmp_path / "daphne.log") as url:
+    env = child_env(database_url(), REDIS_URL="")
+    with running_daphne(env, tmp_path / "daphne.log", stop_after=DAPHNE_STOP_AFTER) as url:
         yield url
-
-
-def start_celery(
-    arguments: list[str], queue: str, log_path: Path, ready: str, **env: str
-) -> subprocess.Popen:
-    """A real Celery process (`celery -A tute_site ...`) on the test database and `queue`,
-    once its log says `ready`. `env` adds environment variables (e.g. test-only settings)."""
-    log = log_path.open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "tute_site", *arguments],
-        cwd=ROOT,
-        env=_child_env(database_url_for_tests(), CELERY_QUEUE=queue, **env),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    log.close()
-    deadline = time.monotonic() + 60
-    while ready not in log_path.read_text():
-        if process.poll() is not None or time.monotonic() > deadline:
-            stop(process, timeout=5)
-            raise RuntimeError(f"celery {arguments[0]} did not start:\n{log_path.read_text()}")
-        time.sleep(0.2)
-    return process
-
-
-def start_celery_worker(queue: str, log_path: Path, **env: str) -> subprocess.Popen:
-    """Start a real Celery worker process on `queue`, on the test database; wait until it is
-    ready."""
-    worker = ["worker", "-P", "solo", "-Q", queue, "--without-gossip", "--without-mingle"]
-    return start_celery(
-        [*worker, "--without-heartbeat", "--loglevel=INFO"], queue, log_path, "ready.", **env
-    )
 
 
 @pytest.fixture
@@ -332,10 +312,8 @@ def celery_worker(celery_queue, tmp_path):
 def celery_beat(celery_worker, tmp_path):
     """Celery beat, as `make run` starts it, queueing to the `celery_worker` fixture's queue
     (the timer sweep every second)."""
-    beat = ["beat", "--schedule", str(tmp_path / "beat-schedule"), "--loglevel=INFO"]
-    process = start_celery(
-        beat, celery_worker.conf.task_default_queue, tmp_path / "beat.log", "beat: Starting"
-    )
+    queue = celery_worker.conf.task_default_queue
+    process = start_celery_beat(queue, tmp_path, tmp_path / "beat.log")
     try:
         yield tmp_path / "beat.log"
     finally:
@@ -377,6 +355,7 @@ def browser(monkeypatch):
 def page(browser):
     context = browser.new_context(locale="en-US")
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    # A bound, not a measure: several test processes share the cores (pytest-xdist).
+    page.set_default_timeout(20_000)
     yield page
     context.close()

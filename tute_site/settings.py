@@ -256,10 +256,6 @@ RANKINGS_AWARD_SWEEP_AFTER_SECONDS = float(
     os.environ.get("RANKINGS_AWARD_SWEEP_AFTER_SECONDS", "120")
 )
 
-# Tests only: seconds the award task waits while holding its lock, so that a test can kill
-# the worker running it.
-RANKINGS_AWARD_TEST_PAUSE = float(os.environ.get("RANKINGS_AWARD_TEST_PAUSE", "0"))
-
 # --- Live play: robots, move timers, disconnections (RULES.md §11) ---------------------------
 # How long a robot waits before it plays, so that people see each card (tests use 0).
 ROBOT_DELAY_SECONDS = float(os.environ.get("ROBOT_DELAY_SECONDS", "1"))

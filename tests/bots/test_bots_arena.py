@@ -114,7 +114,7 @@ def test_wilson_interval() -> None:
 # Runs are deterministic given the seed, so these are regression floors, sized to run in
 # seconds. The 1,000-game measurements (about 0.70 of single-deal 4-player pairs games won
 # against random, the fair figure for a robot that sees only its seat) are printed by
-# `make bench` (tests/load/bench.py), outside the default suite.
+# `make bench` (bench/__main__.py), outside the default suite.
 
 
 def test_heuristic_clearly_beats_random_in_pairs_tute() -> None:

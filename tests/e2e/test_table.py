@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.processes import ROOT
 from games.models import Game, Table
 from tests.accounts.factories import UserFactory
-from tests.conftest import ROOT
 from tests.e2e.test_accounts import in_db, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -1,7 +1,8 @@
 """Helpers for live-play tests: players, tables, logged-in sockets, and the engine's own truth.
 
 Sockets go through the site's whole ASGI application (origin check, session cookie, routing)
-on the channel layer the settings give: Redis when REDIS_URL is set.
+on the channel layer the settings give (Redis when REDIS_URL is set), opened by the one
+protocol client (bench/client.py).
 """
 
 from __future__ import annotations
@@ -11,54 +12,49 @@ from typing import Any
 
 from channels.db import database_sync_to_async as sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.test import Client
 
+from bench.client import ORIGIN, TableClient, connect_in_process, session_cookie
 from games.engine import CARDS, from_record
 from games.models import Game, Table
 from tute_site.asgi import application
 
-ORIGIN = b"http://127.0.0.1"
 CARD_CODE = re.compile(r"^(1|2|3|4|5|6|7|10|11|12)[OCEB]$")
 
 
-def session_cookie(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
+async def _session_of(user) -> str | None:
+    return await sync_to_async(session_cookie)(user) if user is not None else None
 
 
 async def open_socket(
     path: str,
     user=None,
     *,
-    origin: bytes = ORIGIN,
+    origin: str = ORIGIN,
     language: str | None = None,
     client: tuple[str, int] | None = None,
-    headers: list[tuple[bytes, bytes]] = (),
+    headers: tuple[tuple[bytes, bytes], ...] = (),
 ) -> WebsocketCommunicator:
-    headers = [(b"origin", origin), (b"host", b"127.0.0.1"), *headers]
-    cookies = []
-    if user is not None:
-        cookie = await sync_to_async(session_cookie)(user)
-        cookies.append(f"{settings.SESSION_COOKIE_NAME}={cookie}")
-    if language:
-        cookies.append(f"{settings.LANGUAGE_COOKIE_NAME}={language}")
-    if cookies:
-        headers.append((b"cookie", "; ".join(cookies).encode()))
-    communicator = WebsocketCommunicator(application, path, headers=headers)
-    if client is not None:
-        communicator.scope["client"] = client  # as daphne gives the peer's address
-    connected, _ = await communicator.connect(timeout=5)
-    assert connected
-    return communicator
+    """A connected socket on `path` (as `user`, if any), through the whole ASGI application."""
+    return await connect_in_process(
+        application,
+        path,
+        session=await _session_of(user),
+        origin=origin,
+        language=language,
+        client=client,
+        headers=headers,
+    )
 
 
-async def table_socket(table_id: int, user=None, **kwargs) -> tuple[WebsocketCommunicator, dict]:
+async def table_client(table_id: int, user=None, **handshake) -> TableClient:
+    """The protocol client on a table, as `user` (if any), through the whole ASGI application."""
+    return await TableClient.in_process(application, table_id, await _session_of(user), **handshake)
+
+
+async def table_socket(table_id: int, user=None, **handshake) -> tuple[WebsocketCommunicator, dict]:
     """A connected table socket and the first frame it received (the whole state)."""
-    communicator = await open_socket(f"/ws/tables/{table_id}/", user, **kwargs)
-    first = await communicator.receive_json_from(timeout=5)
-    return communicator, first
+    client = await table_client(table_id, user, **handshake)
+    return client.socket, client.first
 
 
 def stored_record(table_id: int) -> dict:

@@ -1,7 +1,7 @@
 """The embedded default (`make run` with nothing set: SQLite, the in-memory layer) loses no
 move when several tables play at once while tabs, spectators and the lobby come and go."""
 
-from tests.games.embedded import EVERY_KIND, run
+from bench.embedded import EVERY_KIND, run
 
 
 def test_concurrent_tables_on_sqlite_apply_every_move_exactly_once(tmp_path):

@@ -11,14 +11,13 @@ import time
 
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
-from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
+from bench.client import TableClient, connect
 from games import services
 from tests.accounts.factories import UserFactory
 from tests.games.live import check_frame, record_of, session_cookie, table_socket
 from tests.games.test_bad_input import close, refused, setup
-from tests.games.wsclient import TableClient
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -171,7 +170,7 @@ async def collect(client: TableClient, seconds: float) -> list[dict]:
     frames = []
     while True:
         try:
-            frames.append(json.loads(await asyncio.wait_for(client.ws.recv(), seconds)))
+            frames.append(await client.receive(timeout=seconds))
         except TimeoutError:
             return frames
 
@@ -226,7 +225,7 @@ async def test_garbage_flood_over_a_real_socket_leaves_the_server_serving(daphne
     before = await record_of(table_id)
     attacker = await TableClient.open(daphne_server, table_id, sessions[0])
     for n in range(100):
-        await attacker.ws.send(["{", "x" * 5000, b"\x00\xff", '{"type": 1}'][n % 4])
+        await attacker.send_raw(["{", "x" * 5000, b"\x00\xff", '{"type": 1}'][n % 4])
     frames = await collect(attacker, 2.0)
     assert len(frames) == 100
     assert {f["code"] for f in frames} == {"malformed", "too_large"}
@@ -241,16 +240,10 @@ async def test_garbage_flood_over_a_real_socket_leaves_the_server_serving(daphne
 @pytest.mark.asyncio
 async def test_a_socket_from_a_foreign_origin_is_refused_at_the_handshake(daphne_server):
     table_id, sessions = await sync_to_async(habanero_sessions)()
-    url = daphne_server.replace("http://", "ws://")
     for origin in ("http://evil.example", "http://127.0.0.1.evil.example", "null"):
         for path in (f"/ws/tables/{table_id}/", "/ws/lobby/"):
             with pytest.raises(InvalidStatus) as refusal:
-                await connect(
-                    url + path,
-                    origin=origin,
-                    additional_headers={"Cookie": f"sessionid={sessions[0]}"},
-                    proxy=None,
-                )
+                await connect(daphne_server, path, session=sessions[0], origin=origin)
             assert refusal.value.response.status_code == 403
     # The site's own origin is let in.
     client = await TableClient.open(daphne_server, table_id, sessions[0])

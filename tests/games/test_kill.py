@@ -7,21 +7,19 @@ the clients reconnect, see the same state as the database holds, and finish the 
 """
 
 import asyncio
-import json
 import signal
 import time
 
 import pytest
-import websockets
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.db import connection
 
+from bench.client import TableClient
+from bench.processes import child_env, database_url, free_port, start_daphne, stop
 from games import services
 from games.engine import from_record
 from games.models import Game
 from games.selectors import action_count
-from tests.conftest import _child_env, database_url_for_tests, free_port, start_daphne, stop
 from tests.games.live import game_of, session_cookie
 from tests.games.test_live_play import seated_table
 
@@ -29,6 +27,9 @@ pytestmark = [
     pytest.mark.services,
     pytest.mark.celery_worker,
     pytest.mark.django_db(transaction=True),
+    # It times a move timer against processes it kills: one after the other with the others
+    # that kill processes, under pytest-xdist.
+    pytest.mark.xdist_group("alone"),
 ]
 
 MOVE_TIME = 3
@@ -45,27 +46,12 @@ def record_at(record: dict, count: int) -> dict:
     return {**record, "deals": deals}
 
 
-async def connect(url: str, cookie: str, seat: int, retry_for: float = 30):
-    """A table socket of a real client, retried while the server is down; returns the socket
-    and its first frame, the whole state."""
-    deadline = time.monotonic() + retry_for
-    while True:
-        try:
-            ws = await websockets.connect(
-                url,
-                additional_headers={
-                    "Origin": url.replace("ws://", "http://").split("/ws/")[0],
-                    "Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}",
-                },
-            )
-            break
-        except (OSError, websockets.InvalidStatus):
-            if time.monotonic() > deadline:
-                raise
-            await asyncio.sleep(0.2)
-    first = json.loads(await ws.recv())
-    assert first["type"] == "state" and first["you"]["seat"] == seat
-    return ws, first
+async def connect(base_url: str, table_id: int, cookie: str, seat: int) -> TableClient:
+    """A real client's table socket, tried again while the server is down; its first frame
+    is the whole state of `seat`."""
+    client = await TableClient.open(base_url, table_id, cookie, retry_for=30)
+    assert client.first["type"] == "state" and client.seat == seat
+    return client
 
 
 def stored_record(table_id: int) -> dict:
@@ -85,19 +71,17 @@ async def check_same_state(frame: dict, table_id: int, seat: int) -> None:
     assert frame["game"]["view"] == state.view(seat).to_dict()
 
 
-async def play_to_the_end(ws, seat: int, first: dict) -> dict:
+async def play_to_the_end(client: TableClient) -> dict:
     """Send the first legal action whenever this seat may act, until the game is over."""
-    frame = first
+    frame = client.first
     while True:
         if frame["type"] == "state":
             if frame["game"]["status"] != "playing":
                 return frame
             legal = frame["game"]["view"]["legal_actions"]
             if legal:
-                await ws.send(
-                    json.dumps({"type": "act", "action": legal[0], "count": frame["count"]})
-                )
-        frame = json.loads(await ws.recv())
+                await client.act(legal[0])
+        frame = await client.receive()
 
 
 def test_killed_daphne_restarts_clients_reconnect_the_pending_timer_fires(celery_beat, tmp_path):
@@ -105,23 +89,20 @@ def test_killed_daphne_restarts_clients_reconnect_the_pending_timer_fires(celery
     services.game_start(table_id=table.pk, user=users[0])
     cookies = [session_cookie(user) for user in users]
     port = free_port()
-    url = f"ws://127.0.0.1:{port}/ws/tables/{table.pk}/"
+    base_url = f"http://127.0.0.1:{port}"
     log = (tmp_path / "daphne.log").open("w")
-    process = start_daphne(port, log, _child_env(database_url_for_tests()))
+    process = start_daphne(port, log, child_env(database_url()))
     try:
 
         async def first_half() -> int:
-            sockets = [await connect(url, cookies[seat], seat) for seat in (0, 1)]
-            frames = [first for _ws, first in sockets]
+            clients = [await connect(base_url, table.pk, cookies[seat], seat) for seat in (0, 1)]
             # A few moves, each by the seat whose turn it is, straight away.
             for _ in range(4):
-                seat = next(s for s in (0, 1) if frames[s]["game"]["view"]["legal_actions"])
-                action = frames[seat]["game"]["view"]["legal_actions"][0]
-                await sockets[seat][0].send(
-                    json.dumps({"type": "act", "action": action, "count": frames[seat]["count"]})
-                )
-                frames = [json.loads(await ws.recv()) for ws, _first in sockets]
-            return frames[0]["count"]
+                mover = next(c for c in clients if c.view["legal_actions"])
+                await mover.act(mover.view["legal_actions"][0])
+                for client in clients:
+                    await client.receive()
+            return clients[0].count
 
         count = asyncio.run(first_half())
         game = game_of(table.pk)
@@ -137,19 +118,18 @@ def test_killed_daphne_restarts_clients_reconnect_the_pending_timer_fires(celery
         played = game_of(table.pk).record["deals"][-1]["actions"][count]
         assert played["seat"] == game.deadline_seat
 
-        process = start_daphne(port, log, _child_env(database_url_for_tests()))
+        process = start_daphne(port, log, child_env(database_url()))
 
         async def second_half() -> list[dict]:
-            sockets = [await connect(url, cookies[seat], seat) for seat in (0, 1)]
-            for seat, (_ws, first) in enumerate(sockets):
-                assert first["count"] > count
-                await check_same_state(first, table.pk, seat)
+            clients = [await connect(base_url, table.pk, cookies[seat], seat) for seat in (0, 1)]
+            for seat, client in enumerate(clients):
+                assert client.first["count"] > count
+                await check_same_state(client.first, table.pk, seat)
             ends = await asyncio.wait_for(
-                asyncio.gather(*(play_to_the_end(ws, s, f) for s, (ws, f) in enumerate(sockets))),
-                timeout=180,
+                asyncio.gather(*(play_to_the_end(client) for client in clients)), timeout=180
             )
-            for ws, _first in sockets:
-                await ws.close()
+            for client in clients:
+                await client.close()
             return ends
 
         ends = asyncio.run(second_half())

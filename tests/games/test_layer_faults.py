@@ -1,4 +1,4 @@
-"""Live play when the channel layer's Redis fails (found by the fault tool, tests/load/faults.py):
+"""Live play when the channel layer's Redis fails (found by the fault tool, bench/faults.py):
 a move still stands when its pushes cannot be sent; a socket whose Redis went away is closed
 cleanly (code 4503, and its player counted as gone) instead of crashing; and when Redis was
 unreachable or comes back empty, every socket of the process joins its groups again and reads

@@ -1,6 +1,6 @@
 """Two changes at one table at the same moment, in two database connections (two daphne
 processes, or daphne and a Celery worker): the second waits for the table's lock and then
-sees the first one's move. Found by the fault tool (tests/load/faults.py): a robot playing
+sees the first one's move. Found by the fault tool (bench/faults.py): a robot playing
 for a player who was away, and that player back on another process, played at once."""
 
 import threading

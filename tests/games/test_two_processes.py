@@ -6,12 +6,12 @@ import random
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
 
+from bench.client import TableClient
+from bench.processes import child_env, database_url, running_daphne
 from games import services
 from games.models import GameSeat
 from tests.accounts.factories import UserFactory
-from tests.conftest import _child_env, database_url_for_tests
 from tests.games.live import check_frame, record_of, session_cookie
-from tests.games.wsclient import TableClient, daphne
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -52,10 +52,10 @@ async def play_a_deal(urls: list[str], table_id: int, sessions: list[str]) -> in
 @pytest.mark.asyncio
 async def test_two_daphne_processes_serve_one_table_to_the_end_of_a_deal(tmp_path):
     table_id, sessions = await sync_to_async(running_habanero)()
-    env = _child_env(await sync_to_async(database_url_for_tests)())
+    env = child_env(await sync_to_async(database_url)())
     with (
-        daphne(env, tmp_path / "daphne-1.log") as first,
-        daphne(env, tmp_path / "daphne-2.log") as second,
+        running_daphne(env, tmp_path / "daphne-1.log") as first,
+        running_daphne(env, tmp_path / "daphne-2.log") as second,
     ):
         # The master is on process 1, the other player on process 2: every push between
         # them goes through Redis.
@@ -76,9 +76,9 @@ async def test_two_daphne_processes_serve_one_table_to_the_end_of_a_deal(tmp_pat
 async def test_one_process_on_the_in_memory_layer_serves_live_play(tmp_path):
     """What `make run` does with nothing set: one daphne, the in-memory channel layer."""
     table_id, sessions = await sync_to_async(running_habanero)()
-    env = _child_env(await sync_to_async(database_url_for_tests)())
+    env = child_env(await sync_to_async(database_url)())
     env.pop("REDIS_URL", None)
-    with daphne(env, tmp_path / "daphne.log") as site:
+    with running_daphne(env, tmp_path / "daphne.log") as site:
         moves = await play_a_deal([site, site], table_id, sessions)
     assert moves >= 16
     assert "Traceback" not in (tmp_path / "daphne.log").read_text()

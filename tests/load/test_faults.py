@@ -1,5 +1,5 @@
-"""The fault run of issue #15 at a size that fits CI (tests/load/faults.py; `python -m
-tests.load.faults` runs it bigger): three tables play one-deal games over real WebSockets
+"""The fault run of issue #15 at a size that fits CI (bench/faults.py; `python -m
+bench.faults` runs it bigger): three tables play one-deal games over real WebSockets
 while a daphne process, the Celery worker and Redis are each killed (SIGKILL) and started
 again during play. Then no game is lost, none is awarded twice, the chips ledger balances and
 every finished game's record replays to its stored result."""
@@ -10,17 +10,23 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import database_url_for_tests
-from tests.load.faults import REDIS_SERVER, run_with_cluster
+from bench.faults import REDIS_SERVER, run_with_cluster
+from bench.processes import database_url
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+    # It kills processes at moments it times: one after the other with the others that kill
+    # processes, under pytest-xdist.
+    pytest.mark.xdist_group("alone"),
+]
 
 
 def test_games_survive_killed_daphne_worker_and_redis_and_the_books_balance(tmp_path):
     if not Path(REDIS_SERVER).exists() and not shutil.which("redis-server"):
         pytest.fail(f"the fault run starts a Redis of its own: {REDIS_SERVER} is missing")
     lines = run_with_cluster(
-        database_url_for_tests(), tmp_path, tables=3, seconds=30, kills=3, seed=15, settle=30
+        database_url(), tmp_path, tables=3, seconds=30, kills=3, seed=15, settle=30
     )
     for line in lines:
         print(json.dumps(line))  # shown with -s, and under a failure

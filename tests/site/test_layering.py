@@ -1,8 +1,9 @@
 """Dependencies between the apps run one way: accounts ← rankings ← games.
 
 accounts (identity) imports neither rankings nor games; rankings (chips, XP, leaderboards)
-imports nothing from games; the engine and the robots import nothing from Django or the apps.
-The engine is the ground floor: any app may import it (rankings reads its variants).
+imports nothing from games; the engine and the robots import nothing from Django or the apps;
+the tools (bench/) import nothing from the tests. The engine is the ground floor: any app may
+import it (rankings reads its variants).
 Read from the source with `ast`, so an import hidden inside a function counts too.
 """
 
@@ -23,6 +24,8 @@ FORBIDDEN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "rankings": (("games",), ("games.engine",)),
     "games/engine": (("django", *APPS), PURE),
     "games/bots": (("django", *APPS), PURE),
+    # The tools (load, faults, benchmarks) serve the tests; they import nothing from them.
+    "bench": (("tests",), ()),
 }
 
 

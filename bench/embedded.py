@@ -7,7 +7,7 @@ either pushed back to it (applied) or refused with an `error` frame. Meanwhile s
 the players, spectators and a lobby socket open and close, as in an evening's traffic. At the
 end each stored record must hold exactly the actions that were pushed.
 
-`python -m tests.games.embedded --rounds 3` plays six games (every kind of table) at once,
+`python -m bench.embedded --rounds 3` plays six games (every kind of table) at once,
 three times over, and prints what it saw; tests/games/test_embedded_default.py plays a
 smaller set in the suite.
 """
@@ -32,9 +32,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.conftest import free_port, start_daphne, stop
-
-ROOT = Path(__file__).resolve().parents[2]
+from bench.processes import ROOT, free_port, start_daphne, stop
 
 # Every kind of table of RULES.md §3, each a game short enough to play in seconds.
 EVERY_KIND = [

@@ -2,7 +2,7 @@
 following docs/protocol.md, against a real daphne on PostgreSQL and Redis with a real Celery
 worker; and, in the same run, a bare Channels echo consumer under the same load as baseline.
 
-    python -m tests.load.load [--tables N[,N...]] [--seconds S] [--rate MOVES_PER_S_PER_TABLE]
+    python -m bench.load [--tables N[,N...]] [--seconds S] [--rate MOVES_PER_S_PER_TABLE]
                               [--daphnes N]
 
 Each seat logs in with its own session cookie and keeps the latest `state`; when its view has
@@ -110,8 +110,8 @@ async def play_table(
 ) -> None:
     """Four robots play one table until the deadline (or `max_moves`), about `rate` moves a
     second, timing each move to the state received by every seat."""
+    from bench.client import TableClient
     from games.bots import get_bot
-    from tests.games.wsclient import TableClient
 
     rng = random.Random(seed)
     robot = get_bot("random", rng=rng)
@@ -351,13 +351,13 @@ async def sampled(coro, sampler: Sampler):
 
 def make_tables(count: int) -> list[tuple[int, list[str]]]:
     """`count` full 4-player tute tables (pairs, five deals to win: long games)."""
+    from bench.client import session_cookie
+    from bench.players import new_player
     from games import services
-    from tests.accounts.factories import UserFactory
-    from tests.games.live import session_cookie
 
     tables = []
     for _ in range(count):
-        users = [UserFactory(chips=1000) for _ in range(PLAYERS)]
+        users = [new_player(chips=1000) for _ in range(PLAYERS)]
         table = services.table_create(
             master=users[0],
             options={"variant": "tute", "players": PLAYERS, "pairs": True, "rounds": 5},
@@ -382,8 +382,7 @@ def load_run(
     from django.db import connections
     from django.test.utils import setup_databases, teardown_databases
 
-    from tests.conftest import _child_env, database_url_for_tests, start_celery_worker, stop
-    from tests.games.wsclient import daphne
+    from bench.processes import child_env, database_url, running_daphne, start_celery_worker, stop
 
     if not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
         raise SystemExit("the load tool runs on PostgreSQL: set DATABASE_URL")
@@ -408,12 +407,12 @@ def load_run(
         connections.close_all()
         # A queue of this run's own: no task of another run on the same Redis reaches it.
         queue = f"load-{os.getpid()}"
-        env = _child_env(database_url_for_tests(), CELERY_QUEUE=queue)
+        env = child_env(database_url(), CELERY_QUEUE=queue)
         worker = start_celery_worker(queue, workdir / "celery.log")
         try:
             with contextlib.ExitStack() as stack:
                 sites = [
-                    stack.enter_context(daphne(env, workdir / f"daphne-{n}.log"))
+                    stack.enter_context(running_daphne(env, workdir / f"daphne-{n}.log"))
                     for n in range(daphnes)
                 ]
                 daphne_pids = [
@@ -455,7 +454,9 @@ def load_run(
                     )
                     report(figures)
                     report({"bench": "processes", "tables": tables, **processes})
-            with daphne(env, workdir / "echo.log", app="tests.load.echo_asgi:application") as echo:
+            with running_daphne(
+                env, workdir / "echo.log", app="bench.echo_asgi:application"
+            ) as echo:
                 bare = asyncio.run(run_echo(echo, max(steps), seconds=min(seconds, 30), rate=rate))
         finally:
             stop(worker, timeout=15)

@@ -38,7 +38,7 @@ def figures(name: str, times: list[float]) -> dict[str, Any]:
 async def play_moves(base_url: str, table_id: int, sessions: list[str], moves: int) -> list[float]:
     """Send `moves` legal actions, each from the seat that may take it, and time how long the
     other seats take to receive the new state."""
-    from tests.games.wsclient import TableClient
+    from bench.client import TableClient
 
     clients = [await TableClient.open(base_url, table_id, s) for s in sessions]
     rng = random.Random(1)
@@ -103,11 +103,10 @@ def live_bench(moves: int = 200) -> list[dict[str, Any]]:
     from django.conf import settings
     from django.test.utils import setup_databases, teardown_databases
 
+    from bench.client import session_cookie
+    from bench.players import new_player
+    from bench.processes import child_env, database_url, running_daphne
     from games import services
-    from tests.accounts.factories import UserFactory
-    from tests.conftest import _child_env, database_url_for_tests
-    from tests.games.live import session_cookie
-    from tests.games.wsclient import daphne
 
     workdir = Path(tempfile.mkdtemp(prefix="tute-bench-"))
     db = settings.DATABASES["default"]
@@ -118,17 +117,17 @@ def live_bench(moves: int = 200) -> list[dict[str, Any]]:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     old = setup_databases(verbosity=0, interactive=False)
     try:
-        users = [UserFactory() for _ in range(PLAYERS)]
+        users = [new_player() for _ in range(PLAYERS)]
         table = services.table_create(
             master=users[0], options={"variant": "tute", "players": PLAYERS, "rounds": 5}
         )
         for user in users[1:]:
             services.table_sit(table_id=table.pk, user=user)
         sessions = [session_cookie(u) for u in users]
-        env = _child_env(database_url_for_tests())
-        with daphne(env, workdir / "daphne.log") as site:
+        env = child_env(database_url())
+        with running_daphne(env, workdir / "daphne.log") as site:
             live = asyncio.run(play_moves(site, table.pk, sessions, moves))
-        with daphne(env, workdir / "echo.log", app="tests.load.echo_asgi:application") as echo:
+        with running_daphne(env, workdir / "echo.log", app="bench.echo_asgi:application") as echo:
             bare = asyncio.run(echo_moves(echo, moves))
     finally:
         from django.db import connections

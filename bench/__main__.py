@@ -4,10 +4,10 @@ Machines here are noisy, so every figure is also given relative to a baseline me
 same run: a fixed pure-Python workload (shuffle a 40-card deck, then pick and remove cards one
 at a time, as a random player would). A ratio moves only when our code does.
 
-    python -m tests.load.bench [--seconds S] [--arena-games N] [--moves N] [--no-live]
+    python -m bench [--seconds S] [--arena-games N] [--moves N] [--no-live]
                                [--only leaderboards]
 
-Live play (tests/load/live_bench.py) is timed against a real daphne over real WebSockets: from
+Live play (bench/live_bench.py) is timed against a real daphne over real WebSockets: from
 a card sent to the update received by every other seat of a 4-player table, median and 99th
 percentile over 200 moves, beside a bare Channels echo app's fan-out measured in the same run.
 
@@ -163,7 +163,7 @@ def leaderboard_bench(database_url: str, runs: int) -> list[dict]:
 
     from rankings.models import BoardRow, GameResult
 
-    settings.ROOT_URLCONF = "tests.load.bench_urls"
+    settings.ROOT_URLCONF = "bench.bench_urls"
     settings.DEBUG = False  # no query log growing in memory
     games = GameResult.objects.count()
     # A player halfway down the all-time board: their rank is the costliest to count.
@@ -279,8 +279,8 @@ def main() -> None:
             )
         )
     if not args.no_live:
-        from tests.load.live_bench import live_bench
-        from tests.load.timers_bench import timers_bench
+        from bench.live_bench import live_bench
+        from bench.timers_bench import timers_bench
 
         for line in live_bench(args.moves):
             print(json.dumps(line))

@@ -3,7 +3,7 @@
 Every socket joins one group (`/ws/echo/`, or `/ws/echo/<name>/` for a group per table as the
 load tool uses); a frame sent by one is group-sent to all of its group, through the same
 channel layer the site uses (Redis with REDIS_URL, else in memory). Run it under daphne:
-`daphne tests.load.echo_asgi:application`.
+`daphne bench.echo_asgi:application`.
 """
 
 import os

@@ -2,7 +2,7 @@
 Celery worker and Redis are killed (SIGKILL) and started again at random moments; then the
 books are checked.
 
-    python -m tests.load.faults [--tables N] [--seconds S] [--kills K] [--seed X]
+    python -m bench.faults [--tables N] [--seconds S] [--kills K] [--seed X]
 
 It starts everything of its own, listening on 127.0.0.1 only: a Redis server on a free port
 (no persistence, so a restarted Redis is empty, as after a crash without a disk), two daphne
@@ -48,6 +48,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.client import TableClient
+from bench.processes import (
+    child_env,
+    database_url,
+    free_port,
+    start_celery_beat,
+    start_celery_worker,
+    start_daphne,
+    stop,
+    wait_for_port,
+)
+
 SILENCE = 2.0  # seconds without a frame before a client asks for the whole state
 QUEUE = "faults"
 DAPHNES = 2
@@ -76,8 +88,6 @@ class Cluster:
     can be killed and started again. Logs go to `workdir`, one file per start."""
 
     def __init__(self, workdir: Path, database_url: str, *, daphnes: int = DAPHNES) -> None:
-        from tests.conftest import free_port
-
         self.workdir = workdir
         self.database_url = database_url
         self.redis_port = free_port()
@@ -98,9 +108,7 @@ class Cluster:
         return [f"http://127.0.0.1:{port}" for port in self.ports]
 
     def env(self) -> dict[str, str]:
-        from tests.conftest import _child_env
-
-        return _child_env(
+        return child_env(
             self.database_url,
             REDIS_URL=self.redis_url,
             CELERY_QUEUE=QUEUE,
@@ -113,8 +121,6 @@ class Cluster:
         return self.workdir / f"{name}-{self.starts[name]}.log"
 
     def start_redis(self) -> None:
-        from tests.conftest import wait_for_port
-
         log = self._log("redis").open("w")
         self._logs.append(log)
         self.redis = subprocess.Popen(
@@ -137,24 +143,17 @@ class Cluster:
         wait_for_port(self.redis_port, self.redis)
 
     def start_daphne(self, n: int) -> None:
-        from tests.conftest import start_daphne
-
         log = self._log(f"daphne{n}").open("w")
         self._logs.append(log)
         self.daphnes[n] = start_daphne(self.ports[n], log, self.env())
 
     def start_worker(self) -> None:
-        from tests.conftest import start_celery_worker
-
         extra = {k: v for k, v in self.env().items() if k in FAULT_ENV or k == "REDIS_URL"}
         self.worker = start_celery_worker(QUEUE, self._log("worker"), **extra)
 
     def start_beat(self) -> None:
-        from tests.conftest import start_celery
-
         extra = {k: v for k, v in self.env().items() if k in FAULT_ENV or k == "REDIS_URL"}
-        beat = ["beat", "--schedule", str(self.workdir / "beat-schedule"), "--loglevel=INFO"]
-        self.beat = start_celery(beat, QUEUE, self._log("beat"), "beat: Starting", **extra)
+        self.beat = start_celery_beat(QUEUE, self.workdir, self._log("beat"), **extra)
 
     def start(self) -> None:
         self.start_redis()
@@ -229,8 +228,6 @@ class Cluster:
         raise ValueError(kind)
 
     def stop(self) -> None:
-        from tests.conftest import stop
-
         for process in [self.beat, self.worker, *self.daphnes]:
             if process is not None and process.poll() is None:
                 stop(process, timeout=10)
@@ -283,16 +280,16 @@ KINDS = ("habanero", "tute4", "practice")
 def make_fault_tables(count: int) -> list[TableSpec]:
     """`count` tables with one-deal games, cycling through: habanero for two at a stake, tute
     for four in pairs at a stake, and a practice tute table (one player and three robots)."""
+    from bench.client import session_cookie
+    from bench.players import new_player
     from games import services
-    from tests.accounts.factories import UserFactory
-    from tests.games.live import session_cookie
 
     short = {"rounds": 1, "points_to_win": 1, "move_time": 30}
     tables = []
     for n in range(count):
         kind = KINDS[n % len(KINDS)]
         if kind == "practice":
-            user = UserFactory(chips=1000)
+            user = new_player(chips=1000)
             table = services.table_practice(
                 master=user,
                 options={"variant": "tute", "players": 4, "robot_level": "random", **short},
@@ -304,7 +301,7 @@ def make_fault_tables(count: int) -> list[TableSpec]:
                 if kind == "habanero"
                 else {"variant": "tute", "players": 4, "pairs": True}
             )
-            users = [UserFactory(chips=1000) for _ in range(options["players"])]
+            users = [new_player(chips=1000) for _ in range(options["players"])]
             table = services.table_create(
                 master=users[0], options={**options, **short, "stake": STAKE}
             )
@@ -354,19 +351,13 @@ class Player:
         self.state: dict[str, Any] | None = None
 
     async def run(self) -> None:
-        from websockets.asyncio.client import connect
         from websockets.exceptions import WebSocketException
 
         while not self.control.done.is_set():
             base = self.rng.choice(self.urls)
             try:
-                ws = await connect(
-                    base.replace("http://", "ws://") + f"/ws/tables/{self.spec.table_id}/",
-                    origin=base,
-                    additional_headers={"Cookie": f"sessionid={self.session}"},
-                    proxy=None,
-                    compression=None,
-                    open_timeout=5,
+                client = await TableClient.open(
+                    base, self.spec.table_id, self.session, open_timeout=5
                 )
             except (OSError, TimeoutError, WebSocketException):
                 self.tally.failed_connects += 1
@@ -374,56 +365,59 @@ class Player:
                 continue
             self.tally.connects += 1
             try:
-                await self._play(ws)
+                await self._play(client)
             except (OSError, TimeoutError, WebSocketException):
                 self.tally.closed += 1
                 await asyncio.sleep(self.rng.uniform(0.1, 0.4))
             finally:
-                await ws.close()
+                await client.close()
 
-    async def _play(self, ws) -> None:
+    async def _play(self, client: TableClient) -> None:
         self.state = None
-        done_for: tuple | None = None  # what we last sent a request for, not to send it twice
+        self._done_for: tuple | None = None  # what we last asked for, not to ask twice
+        await self._handle(client, client.first)
         while not self.control.done.is_set():
             try:
-                raw = await asyncio.wait_for(ws.recv(), SILENCE)
+                frame = await client.receive(timeout=SILENCE)
             except TimeoutError:
                 # A push went missing (or nothing happened): ask for the whole state.
                 self.tally.syncs += 1
                 self.tally.sync_times.append(time.monotonic())
-                done_for = None
-                await ws.send(json.dumps({"type": "sync"}))
+                self._done_for = None
+                await client.sync()
                 continue
-            frame = json.loads(raw)
-            if frame["type"] == "error":
-                self.tally.errors[frame["code"]] += 1
-                if frame["code"] != "stale":  # a stale one is followed by a fresh state
-                    done_for = None
-                    await ws.send(json.dumps({"type": "sync"}))
-                continue
-            if frame["type"] != "state":
-                continue
-            previous = self.state
-            if previous is not None and frame["count"] > previous["count"] + 1:
-                self.tally.gaps += 1
-                await ws.send(json.dumps({"type": "sync"}))
-            if frame["event"] is None:
-                done_for = None
-            self.state = frame
-            self.control.seen(self.spec.table_id, frame)
-            request = self._request(frame)
-            if request is None:
-                continue
-            key = (frame["table"]["game_id"], frame["count"], request["type"])
-            if key == done_for:
-                continue
-            done_for = key
-            await asyncio.sleep(self.rng.uniform(0.01, 0.08))
-            await ws.send(json.dumps(request))
-            if request["type"] == "act":
-                self.tally.acts += 1
-            elif request["type"] == "start":
-                self.tally.starts += 1
+            await self._handle(client, frame)
+
+    async def _handle(self, client: TableClient, frame: dict[str, Any]) -> None:
+        if frame["type"] == "error":
+            self.tally.errors[frame["code"]] += 1
+            if frame["code"] != "stale":  # a stale one is followed by a fresh state
+                self._done_for = None
+                await client.sync()
+            return
+        if frame["type"] != "state":
+            return
+        previous = self.state
+        if previous is not None and frame["count"] > previous["count"] + 1:
+            self.tally.gaps += 1
+            await client.sync()
+        if frame["event"] is None:
+            self._done_for = None
+        self.state = frame
+        self.control.seen(self.spec.table_id, frame)
+        request = self._request(frame)
+        if request is None:
+            return
+        key = (frame["table"]["game_id"], frame["count"], request["type"])
+        if key == self._done_for:
+            return
+        self._done_for = key
+        await asyncio.sleep(self.rng.uniform(0.01, 0.08))
+        await client.send(request)
+        if request["type"] == "act":
+            self.tally.acts += 1
+        elif request["type"] == "start":
+            self.tally.starts += 1
 
     def _request(self, frame: dict[str, Any]) -> dict[str, Any] | None:
         game = frame["game"]
@@ -825,8 +819,6 @@ def fault_run(
     from django.db import connections
     from django.test.utils import setup_databases, teardown_databases
 
-    from tests.conftest import database_url_for_tests
-
     if not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
         raise SystemExit("the fault tool runs on PostgreSQL: set DATABASE_URL")
     if not Path(REDIS_SERVER).exists():
@@ -837,7 +829,7 @@ def fault_run(
     old = setup_databases(verbosity=0, interactive=False)
     try:
         lines = run_with_cluster(
-            database_url_for_tests(),
+            database_url(),
             workdir,
             tables=tables,
             seconds=seconds,
