@@ -775,6 +775,17 @@ class NotOnAnyBoard(ModerationError):
     """A practice game is on no leaderboard: there is nothing to exclude or count again."""
 
 
+def _locked_board_result(result: GameResult) -> GameResult:
+    """The result's row, locked; a practice game, on no board, is refused (`NotOnAnyBoard`)."""
+    locked = GameResult.objects.select_for_update().get(pk=result.pk)
+    if not locked.competitive:
+        raise NotOnAnyBoard(
+            _("Game %(game)s is a practice game: it is on no leaderboard, so nothing changed.")
+            % {"game": locked.game_id}
+        )
+    return locked
+
+
 @transaction.atomic
 def game_result_exclude(*, result: GameResult, moderator: User, reason: str) -> bool:
     """A moderator takes a game off the leaderboards (collusion). Its chips and XP stay
@@ -788,12 +799,7 @@ def game_result_exclude(*, result: GameResult, moderator: User, reason: str) -> 
     reason = reason.strip()
     if not reason:
         raise ModerationError(_("Excluding a game needs a reason."))
-    locked = GameResult.objects.select_for_update().get(pk=result.pk)
-    if not locked.competitive:
-        raise NotOnAnyBoard(
-            _("Game %(game)s is a practice game: it is on no leaderboard, so nothing changed.")
-            % {"game": locked.game_id}
-        )
+    locked = _locked_board_result(result)
     if locked.exclusion:
         return False
     if locked.awarded_at is not None:
@@ -828,12 +834,7 @@ def game_result_include(*, result: GameResult, moderator: User, reason: str) -> 
     reason = reason.strip()
     if not reason:
         raise ModerationError(_("Counting a game again needs a reason."))
-    locked = GameResult.objects.select_for_update().get(pk=result.pk)
-    if not locked.competitive:
-        raise NotOnAnyBoard(
-            _("Game %(game)s is a practice game: it is on no leaderboard, so nothing changed.")
-            % {"game": locked.game_id}
-        )
+    locked = _locked_board_result(result)
     if not locked.exclusion:
         return False
     if locked.awarded_at is not None:
