@@ -1,8 +1,10 @@
 """The one client of docs/protocol.md: the tests, the load tool, the fault tool and the
 benchmarks all open their table sockets through it.
 
-A `TableClient` is one player's socket on one table. It keeps the latest `state` frame and
-speaks the protocol's requests (`act` with the count it saw, `sync`, ...), over either
+A `TableClient` is one player's socket on one table. It keeps the latest state: the last
+`state` frame with the `update` frames since merged into it, as a browser's store does (an
+update whose version leaves a gap is not merged: the client asks for the whole state with
+`sync`). It speaks the protocol's requests (`act` with the count it saw, `sync`, ...), over either
 transport:
 
 - `TableClient.open(base_url, ...)`: real WebSockets (the `websockets` library) to a daphne
@@ -147,6 +149,7 @@ class TableClient:
         self._transport = transport
         self.state: dict[str, Any] | None = None
         self.first: dict[str, Any] | None = None
+        self.gaps = 0  # updates that came after a missed one: each asked for the state
 
     @classmethod
     async def open(
@@ -194,19 +197,29 @@ class TableClient:
         return self._transport.socket
 
     async def receive(self, timeout: float | None = None) -> dict[str, Any]:
-        """The next frame; a `state` frame becomes the latest state. TimeoutError when none
-        comes within `timeout` seconds."""
+        """The next frame, as it came; a `state` frame becomes the latest state and an
+        `update` is merged into it. TimeoutError when none comes within `timeout` seconds."""
         frame = json.loads(await self._transport.recv(timeout))
         if frame["type"] == "state":
-            self.state = frame
+            if self.state is None or frame["version"] >= self.state["version"]:
+                self.state = frame
+        elif frame["type"] == "update" and self.state is not None:
+            if frame["version"] == self.state["version"] + 1:
+                self.state = {**self.state, **{k: v for k, v in frame.items() if k != "type"}}
+            elif frame["version"] > self.state["version"]:
+                # A push was missed: the whole state, as docs/protocol.md says.
+                self.gaps += 1
+                await self.sync()
         return frame
 
     async def receive_state(self, timeout: float | None = None) -> dict[str, Any]:
-        """The next `state` frame (the frames before it are read and dropped)."""
+        """The latest state after the next `state` or `update` frame that changed it (the
+        frames before it are read and dropped)."""
         while True:
+            before = self.state
             frame = await self.receive(timeout)
-            if frame["type"] == "state":
-                return frame
+            if frame["type"] in ("state", "update") and self.state is not before:
+                return self.state
 
     @property
     def count(self) -> int:

@@ -10,7 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from games import selectors
 from games.bots import bot_names
 from games.models import Report, StockPlay, Variant
-from games.services import DEFAULT_OPTIONS, TableError, clean_table_options
+from games.table.options import DEFAULT_OPTIONS, clean_table_options
+from games.table.refusals import TableError
 
 
 class TableOptionsForm(forms.Form):

@@ -73,6 +73,11 @@ class Game(models.Model):
     # Set by the sweeper that hands the timer to a worker: no other sweep hands it out again
     # before then (if that worker dies, the timer fires again after it).
     deadline_claimed_until = models.DateTimeField(null=True, blank=True)
+    # How many actions the game has, across its deals. While it runs, `record` holds its
+    # deals and the actions already folded in; the newer ones are `GameAction` rows, one a
+    # move, so a move adds a row and never rewrites the record (games/table/record.py).
+    action_count = models.PositiveIntegerField(_("actions"), default=0, editable=False)
+    deal_count = models.PositiveSmallIntegerField(_("deals"), default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -95,6 +100,25 @@ class Game(models.Model):
     @property
     def players(self) -> int:
         return int(self.options.get("players", 2 if self.variant == Variant.HABANERO else 4))
+
+
+class GameAction(models.Model):
+    """One action of a running game, in the order played: `number` counts from 1 across the
+    game's deals, `deal` is the deal's index in the record. Folded into `Game.record` (and
+    deleted) when the game ends."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    number = models.PositiveIntegerField()
+    deal = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="games_action_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} action {self.number}"
 
 
 class GameSeat(models.Model):

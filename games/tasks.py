@@ -8,7 +8,8 @@ import logging
 
 from celery import shared_task
 
-from games import services, timers
+from games import timers
+from games.table import robots
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ def sweep_timers() -> dict[str, int]:
 @shared_task(name="games.fire_timer", ignore_result=True)
 def fire_timer(game_id: int, count: int) -> int:
     # Firing twice is harmless: the second finds the timer gone or the action count moved.
-    return services.game_timer_fire(game_id=game_id, count=count)
+    return robots.game_timer_fire(game_id=game_id, count=count)
 
 
 @shared_task(

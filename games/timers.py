@@ -29,8 +29,8 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games import services
 from games.models import CancelProposal, Game, GameSeat
+from games.table import cancel, presence, robots
 
 CLAIM_SECONDS = 10
 BATCH = 500
@@ -73,18 +73,18 @@ def sweep(*, now: Any = None, inline: bool | None = None, alive: Any = None) -> 
     games = claim_due_games(now=now)
     for game_id, count in games:
         if inline:
-            services.game_timer_fire(game_id=game_id, count=count, now=now)
+            robots.game_timer_fire(game_id=game_id, count=count, now=now)
         else:
             fire_timer.delay(game_id, count)
     abandoned = 0
     for game_id, seat in GameSeat.objects.filter(
         abandon_at__lte=now, abandoned=False, game__status=Game.Status.PLAYING
     ).values_list("game_id", "seat")[:BATCH]:
-        abandoned += services.game_seat_abandon(game_id=game_id, seat=seat, now=now)
+        abandoned += presence.game_seat_abandon(game_id=game_id, seat=seat, now=now)
     expired = 0
     for proposal_id in CancelProposal.objects.filter(
         status=CancelProposal.Status.OPEN, expires_at__lte=now
     ).values_list("pk", flat=True)[:BATCH]:
-        expired += services.game_cancel_expire(proposal_id=proposal_id, now=now)
-    sockets = services.server_process_sweep(now=now, alive=alive)
+        expired += cancel.game_cancel_expire(proposal_id=proposal_id, now=now)
+    sockets = presence.server_process_sweep(now=now, alive=alive)
     return {"games": len(games), "abandoned": abandoned, "expired": expired, "sockets": sockets}
