@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.engine import GameState, from_record
 from games.models import CancelProposal, ChatMessage, Game, GameSeat, Table, TableSeat
+from games.table.options import TABLE_OPTIONS
 from rankings import selectors as rankings_selectors
 
 CHAT_HISTORY = 50
@@ -23,21 +24,6 @@ CHAT_HISTORY = 50
 TAKEOVER_ROBOT = "heuristic"
 # Timeouts in a row after which the robot keeps the seat until the player acts again.
 TIMEOUTS_TO_ROBOT = 3
-TABLE_OPTIONS = (
-    "variant",
-    "players",
-    "pairs",
-    "rounds",
-    "points_to_win",
-    "move_time",
-    "competitive",
-    "stake",
-    "private",
-    "guests",
-    "allow_tute",
-    "stock_play",
-    "robot_level",
-)
 
 
 # Rebuilt states by (game, deals, actions): a record only ever grows, so that key names one

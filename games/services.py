@@ -51,10 +51,9 @@ from accounts.models import ModerationAction, User
 from accounts.selectors import are_friends, can_chat
 from accounts.services import moderation_log
 from games import push
-from games.bots import bot_action, bot_names, get_bot
+from games.bots import bot_action, get_bot
 from games.bots.base import default_rng
-from games.engine import Action, IllegalAction, MalformedAction, Options, new_game
-from games.engine.options import PLAYERS_ALLOWED, OptionError
+from games.engine import Action, IllegalAction, MalformedAction, new_game
 from games.errors import translate_engine_error
 from games.feats import game_feats
 from games.models import (
@@ -65,7 +64,6 @@ from games.models import (
     GameSeat,
     Invitation,
     ServerProcess,
-    StockPlay,
     Table,
     TableSeat,
     TableSocket,
@@ -85,6 +83,7 @@ from games.selectors import (
     table_seats,
     table_summary,
 )
+from games.table.options import DEFAULT_OPTIONS, clean_table_options
 from rankings.selectors import chips_balance
 from rankings.services import (
     InsufficientChips,
@@ -98,23 +97,6 @@ logger = logging.getLogger(__name__)
 
 CHAT_BURST = 5  # messages a user may post ...
 CHAT_WINDOW = timedelta(seconds=10)  # ... within this time
-MAX_MOVE_TIME = 300
-MAX_STAKE = 1_000_000
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "variant": "tute",
-    "players": 4,
-    "pairs": True,
-    "rounds": 1,
-    "points_to_win": 4,
-    "move_time": 30,
-    "competitive": True,
-    "stake": 0,
-    "private": False,
-    "guests": True,
-    "allow_tute": True,
-    "stock_play": "free",
-    "robot_level": "heuristic",
-}
 
 
 class TableError(Exception):
@@ -200,71 +182,6 @@ def _broadcast(
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def clean_table_options(*, data: Mapping[str, Any], current: Mapping[str, Any]) -> dict[str, Any]:
-    """`current` options changed by `data`, checked against RULES.md §10.
-
-    Raises TableError("invalid", field=...) naming the first wrong option. An option `data`
-    leaves out keeps its value, except `players` when the variant changes to one that is not
-    played by that many (habanero: 2).
-    """
-    if not isinstance(data, Mapping):
-        raise TableError("malformed", _("Options must be an object."))
-    for name in data:
-        if name not in TABLE_OPTIONS:
-            raise TableError("invalid", _("There is no such option."), field=str(name))
-    out = {**current, **data}
-    variant = out["variant"]
-    if variant not in PLAYERS_ALLOWED:
-        raise TableError("invalid", _("Choose tute, habanero or pocha."), field="variant")
-    allowed = PLAYERS_ALLOWED[variant]
-    if "players" not in data and out["players"] not in allowed:
-        out["players"] = 2 if variant == "habanero" else 4
-    if not _is_int(out["players"]) or out["players"] not in allowed:
-        raise TableError(
-            "invalid",
-            _("This variant is played by %(allowed)s players.")
-            % {"allowed": ", ".join(str(n) for n in allowed)},
-            field="players",
-        )
-    for name in ("pairs", "competitive", "private", "guests", "allow_tute"):
-        if not isinstance(out[name], bool):
-            raise TableError("invalid", _("Choose yes or no."), field=name)
-    for name in ("rounds", "points_to_win"):
-        if not _is_int(out[name]) or not 1 <= out[name] <= 5:
-            raise TableError("invalid", _("Choose a number from 1 to 5."), field=name)
-    if not _is_int(out["move_time"]) or not 0 <= out["move_time"] <= MAX_MOVE_TIME:
-        raise TableError(
-            "invalid",
-            _("Choose a number of seconds from 0 to %(max)s.") % {"max": MAX_MOVE_TIME},
-            field="move_time",
-        )
-    if not _is_int(out["stake"]) or not 0 <= out["stake"] <= MAX_STAKE:
-        raise TableError(
-            "invalid",
-            _("A stake is a number of chips from 0 to %(max)s.") % {"max": MAX_STAKE},
-            field="stake",
-        )
-    if out["stake"] and not out["competitive"]:
-        raise TableError("invalid", _("Only a competitive table plays for a stake."), field="stake")
-    if out["stock_play"] not in StockPlay.values:
-        raise TableError("invalid", _("Choose free, follow_trump or strict."), field="stock_play")
-    if out["robot_level"] not in bot_names():
-        raise TableError(
-            "invalid",
-            _("Choose a robot among: %(names)s.") % {"names": ", ".join(bot_names())},
-            field="robot_level",
-        )
-    try:
-        Options.from_dict({name: out[name] for name in ("variant", *RULE_NAMES)})
-    except OptionError:
-        # The checks above cover every rule option; this only guards against them drifting.
-        raise TableError("invalid", _("These options do not make a game.")) from None
-    return out
-
-
-RULE_NAMES = ("players", "pairs", "rounds", "points_to_win", "allow_tute", "stock_play")
 
 
 def _check_chips(user: User, stake: int) -> None:
