@@ -99,7 +99,7 @@ def _measure(connection, timezone, timedelta) -> dict:
                 plan = cursor.fetchone()[0]
             plan = json.loads(plan) if isinstance(plan, str) else plan
             server_ms[f"due_query_server_ms_{name}"] = round(plan[0]["Execution Time"], 3)
-    sweep_idle = _median_ms(lambda: timers.sweep(inline=True), 50)
+    sweep_idle = _median_ms(lambda: timers.sweep(), 50)
     # Every timer due: how long the sweep takes to claim them all.
     later = later_than(timezone)
     start = time.perf_counter()

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -33,6 +34,9 @@ from games.table.frames import broadcast
 from games.table.refusals import TableError, illegal, malformed
 from games.table.room import Room, locked_room, require_user
 from rankings.services import InsufficientChips, SeatResult, chips_stake, game_result_submit
+
+# Sent once a finished game's end is committed, with its `game_id`.
+game_over = Signal()
 
 
 def _take_stakes(*, game: Game, seats: list[TableSeat]) -> None:
@@ -255,7 +259,5 @@ def game_hand_off(room: Room) -> None:
     and queues its award task on commit; its sweep awards any result whose task was lost."""
     game = room.game
     game_result_submit(**game_result_arguments(room))
-    # The game's analysis, at low priority once the end is committed (games/analysis.py).
-    from games.analysis import game_analysis_queue
-
-    transaction.on_commit(lambda: game_analysis_queue(game.pk), robust=True)
+    # Once the end is committed: its analysis is queued (games/signals.py).
+    transaction.on_commit(lambda: game_over.send(sender=Game, game_id=game.pk), robust=True)

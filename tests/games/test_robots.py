@@ -31,7 +31,7 @@ def after_deadline(game: Game):
 
 
 def sweep_at(game: Game) -> dict:
-    return timers.sweep(now=after_deadline(game), inline=True)
+    return timers.sweep(now=after_deadline(game))
 
 
 def play_to_the_end(table_id: int, users: dict[int, object]) -> Game:
@@ -107,7 +107,7 @@ def test_a_timeout_plays_a_legal_move_for_the_player_and_three_hand_the_seat_to_
         seat, count = game.deadline_seat, game.action_count
         before = from_record(game_record(game=game))
         # Not yet due: nothing happens.
-        assert timers.sweep(now=game.deadline_at - timedelta(seconds=1), inline=True)["games"] == 0
+        assert timers.sweep(now=game.deadline_at - timedelta(seconds=1))["games"] == 0
         assert sweep_at(game)["games"] == 1
         game = current(table.pk)
         # At the third timeout the robot keeps the seat: it may go on at once (a trick won
@@ -212,9 +212,9 @@ def test_after_the_grace_period_the_player_has_abandoned_and_loses():
     gone = GameSeat.objects.get(game=game, seat=0)
     assert gone.away_since is not None and not gone.abandoned
     # Not yet: the grace period runs.
-    timers.sweep(now=gone.abandon_at - timedelta(seconds=1), inline=True)
+    timers.sweep(now=gone.abandon_at - timedelta(seconds=1))
     assert not GameSeat.objects.get(pk=gone.pk).abandoned
-    timers.sweep(now=gone.abandon_at, inline=True)
+    timers.sweep(now=gone.abandon_at)
     assert GameSeat.objects.get(pk=gone.pk).abandoned
     # Coming back now changes nothing: the robot finishes the game.
     presence.table_socket_open(
@@ -290,7 +290,7 @@ def test_a_cancel_refused_or_unanswered_changes_nothing():
     assert abs(proposal.expires_at - proposal.created_at - timedelta(seconds=60)) < timedelta(
         seconds=1
     )
-    timers.sweep(now=proposal.expires_at, inline=True)
+    timers.sweep(now=proposal.expires_at)
     assert CancelProposal.objects.get(pk=proposal.pk).status == "expired"
     assert current(table.pk).status == Game.Status.PLAYING
     assert [chips_balance(user=u) for u in users] == [950] * 4
@@ -304,7 +304,7 @@ def test_a_killed_process_counts_its_players_away():
     )
     presence.server_process_beat(process_id=PROCESS)
     later = timezone.now() + timedelta(minutes=1)
-    assert timers.sweep(now=later, inline=True)["sockets"] == 1
+    assert timers.sweep(now=later)["sockets"] == 1
     seat = GameSeat.objects.get(game=current(table.pk), seat=1)
     assert seat.away_since == later
 
@@ -320,5 +320,5 @@ def test_the_process_that_sweeps_is_never_taken_for_dead_however_late_its_beat()
     )
     presence.server_process_beat(process_id=PROCESS)
     later = timezone.now() + timedelta(minutes=1)
-    assert timers.sweep(now=later, inline=True, alive=PROCESS)["sockets"] == 0
+    assert timers.sweep(now=later, alive=PROCESS)["sockets"] == 0
     assert GameSeat.objects.get(game=current(table.pk), seat=1).away_since is None
