@@ -28,6 +28,16 @@ SESSION_COOKIE = "sessionid"
 LANGUAGE_COOKIE = "django_language"
 
 
+def merged(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """The state after `update` (docs/protocol.md): each key it carries replaces the
+    state's, but `game`, whose keys replace the same game's one by one."""
+    new = {**state, **{key: value for key, value in update.items() if key != "type"}}
+    game, old = update.get("game"), state.get("game")
+    if game is not None and old is not None and game["id"] == old["id"]:
+        new["game"] = {**old, **game}
+    return new
+
+
 def table_path(table_id: int) -> str:
     return f"/ws/tables/{table_id}/"
 
@@ -205,7 +215,7 @@ class TableClient:
                 self.state = frame
         elif frame["type"] == "update" and self.state is not None:
             if frame["version"] == self.state["version"] + 1:
-                self.state = {**self.state, **{k: v for k, v in frame.items() if k != "type"}}
+                self.state = merged(self.state, frame)
             elif frame["version"] > self.state["version"]:
                 # A push was missed: the whole state, as docs/protocol.md says.
                 self.gaps += 1

@@ -32,6 +32,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from bench.client import merged
 from bench.processes import ROOT, free_port, start_daphne, stop
 
 # Every kind of table of RULES.md §3, each a game short enough to play in seconds.
@@ -184,7 +185,7 @@ async def _player(
                     seen.version_gaps += 1
                     await ws.send(json.dumps({"type": "sync"}))
                     continue
-                state = {**state, **{k: v for k, v in frame.items() if k != "type"}}
+                state = merged(state, frame)
             else:
                 continue
             event = frame["event"] or {}

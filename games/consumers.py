@@ -305,7 +305,7 @@ class TableConsumer(JsonSocket):
 
     async def table_frame(self, event: dict[str, Any]) -> None:
         frame = event["frame"]
-        view = frame["game"]["view"] if frame.get("game") else None
+        view = (frame.get("game") or {}).get("view")
         if ("table" in frame and seat_in(frame, self.username) != self.seat) or (
             view is not None and view["seat"] != self.seat
         ):

@@ -5,8 +5,9 @@ with no hand at all. Two kinds:
 
 - `state`, the whole table as one seat sees it: on connect and on `sync`;
 - `update`, after each change: the event, the table's new version and only what changed:
-  the seat's `game` after a game change, the `table` (with `chances`) after a change of the
-  table's summary. Chat lines have their own frame (games/table/chat.py).
+  the parts of the seat's `game` that changed (after a move: its view, count and timer),
+  the `table` (with `chances`) after a change of the table's summary. Chat lines have their
+  own frame (games/table/chat.py).
 
 A lost update is harmless: the next frame's version shows the gap and the client asks for
 the whole state again (`sync`).
@@ -31,6 +32,9 @@ from games.table.room import Room
 from rankings import selectors as rankings_selectors
 
 CHAT_HISTORY = 50
+# What a move changes of a seat's `game`: the rest (who plays each seat, the proposal to
+# cancel, the cantes' values) stays as the last frame said.
+MOVE = ("count", "view", "deadline")
 
 
 def utc(moment: Any) -> str:
@@ -220,10 +224,11 @@ def state_frames(room: Room, *, only: list[int | None] | None = None) -> dict[in
 
 
 def update_frames(
-    room: Room, event: dict[str, Any], *, table: bool, game: bool
+    room: Room, event: dict[str, Any], *, table: bool, game: bool | tuple[str, ...]
 ) -> dict[int | None, dict[str, Any]]:
     """One `update` frame per seat and one for spectators: the event, and this seat's
-    `game` (if `game` changed) and the table's summary (if `table` changed)."""
+    `game` (if `game` is true; only those of its keys if it names some) and the table's
+    summary (if `table` changed)."""
     seats = _watchers(room, None)
     base: dict[str, Any] = {
         "type": "update",
@@ -238,6 +243,8 @@ def update_frames(
     if not game:
         return {seat: base for seat in seats}
     games = _games(room, seats)
+    if game is not True:
+        games = {seat: {key: games[seat][key] for key in ("id", *game)} for seat in seats}
     return {seat: {**base, "game": games[seat]} for seat in seats}
 
 
@@ -246,19 +253,20 @@ def broadcast(
     event: dict[str, Any],
     *,
     table: bool = False,
-    game: bool = True,
+    game: bool | tuple[str, ...] = True,
     skip_seat: int | None = None,
 ) -> None:
     """After commit, push each seat its own update and the spectators theirs, and the lobby
     the table's new row when the table's summary changed (`table`). The frames are built now,
     so they describe this transaction. Each push is a new version of the table (the table is
-    locked, so no two share one). `skip_seat`'s group gets nothing: a player coming back
+    locked, so no two share one). `game` is true when the game changed, or names the keys
+    of its frame that did (e.g. `MOVE`). `skip_seat`'s group gets nothing: a player coming back
     reads the whole state as their socket connects."""
     if not room.bumped:
         Table.objects.filter(pk=room.table.pk).update(version=F("version") + 1)
         room.table.version += 1
         room.bumped = True
-    frames = update_frames(room, event, table=table, game=game and room.game is not None)
+    frames = update_frames(room, event, table=table, game=game if room.game else False)
     if skip_seat is not None:
         frames.pop(skip_seat, None)
     messages = push.table_messages(room.table.pk, frames)

@@ -30,7 +30,7 @@ from games.feats import game_feats
 from games.models import Game, GameSeat, Table, TableSeat
 from games.table import record
 from games.table.clock import DEADLINE_FIELDS, clear_deadline, schedule
-from games.table.frames import broadcast
+from games.table.frames import MOVE, broadcast
 from games.table.refusals import TableError, illegal, malformed
 from games.table.room import Room, locked_room, require_user
 from rankings.services import InsufficientChips, SeatResult, chips_stake, game_result_submit
@@ -131,17 +131,20 @@ def game_act(
         raise malformed(exc) from None
     if act.seat != game_seat.seat:
         raise TableError("not_your_seat", _("That seat is not yours."))
-    if game_seat.timeouts:
+    taken_back = bool(game_seat.timeouts)
+    if taken_back:
         # The player acts again: the seat is theirs again (RULES.md §11).
         game_seat.timeouts = 0
         game_seat.save(update_fields=["timeouts"])
-    apply(room, act, {"kind": "act", "action": act.to_dict(), "by": user.username})
+    event = {"kind": "act", "action": act.to_dict(), "by": user.username}
+    apply(room, act, event, seats=taken_back)
     return game
 
 
-def apply(room: Room, act: Action, event: dict[str, Any]) -> None:
+def apply(room: Room, act: Action, event: dict[str, Any], *, seats: bool = False) -> None:
     """Apply one action to a locked room's running game: the engine checks it, the game
-    stores it, the next timer is set (or the game ends), everyone is pushed their view."""
+    stores it, the next timer is set (or the game ends), everyone is pushed their view.
+    `seats`: who plays a seat changed with it (a timeout, a player taking it back)."""
     game, state = room.game, room.state
     try:
         state.apply(act)
@@ -163,7 +166,7 @@ def apply(room: Room, act: Action, event: dict[str, Any]) -> None:
     record.remember_on_commit(game, state)
     schedule(room)
     game.save(update_fields=["action_count", *DEADLINE_FIELDS])
-    broadcast(room, event)
+    broadcast(room, event, game=(*MOVE, "seats") if seats else MOVE)
 
 
 def _finish(room: Room) -> None:

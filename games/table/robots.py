@@ -120,5 +120,5 @@ def game_timer_act(
         "robot": robot,
         "timeout": kind == Deadline.MOVE,
     }
-    apply(room, act, event)
+    apply(room, act, event, seats=kind == Deadline.MOVE)
     return room

@@ -28,6 +28,7 @@ from channels.db import database_sync_to_async as sync_to_async
 from django.test import Client
 from django.utils import translation
 
+from bench.client import merged
 from games.engine import CARDS, from_record
 from games.models import Game
 from games.table import play, seating
@@ -168,7 +169,7 @@ class Viewer:
                 return frame
             if frame["type"] == "update":
                 assert frame["version"] == self.state["version"] + 1, "a push was lost"
-                self.state = {**self.state, **{k: v for k, v in frame.items() if k != "type"}}
+                self.state = merged(self.state, frame)
                 return self.state
 
 

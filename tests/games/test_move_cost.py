@@ -2,13 +2,17 @@
 and a move late in a game costs what one early in it does (the record grows by a row, it
 is never read or written whole)."""
 
+import json
+
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, GameAction, Table
 from games.table import play, robots, seating
+from games.table.frames import MOVE, update_frames
 from games.table.record import game_state
+from games.table.room import locked_room
 from tests.accounts.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -90,3 +94,27 @@ def test_a_late_move_costs_what_an_early_one_does(django_capture_on_commit_callb
     # The same statements, with only the numbers changed: nothing reads or writes the record.
     assert all("record" not in sql.split("FROM")[0] for sql in late if sql.startswith("SELECT"))
     assert not any('"record"' in sql for sql in late if sql.startswith("UPDATE"))
+
+
+def test_a_mid_game_move_frame_is_under_2_kb():
+    """After a card, each seat gets its view, the event and the version: no table, no chat,
+    none of what the card left as it was."""
+    users = [UserFactory() for _ in range(4)]
+    table = seating.table_create(master=users[0], options={"variant": "tute", "players": 4})
+    for user in users[1:]:
+        seating.table_sit(table_id=table.pk, user=user)
+    play.game_start(table_id=table.pk, user=users[0])
+    for _card in range(20):  # half the deal: five tricks on the table's record
+        game = Game.objects.get(pk=Table.objects.get(pk=table.pk).game_id)
+        state = game_state(game=game)
+        seat = state.to_move
+        play.game_act(
+            table_id=table.pk, user=users[seat], action=state.legal_actions_for(seat)[0].to_dict()
+        )
+    with transaction.atomic():
+        room = locked_room(table.pk)
+        event = {"kind": "act", "action": {"seat": 0, "play": "3C"}, "by": users[0].username}
+        frames = update_frames(room, event, table=False, game=MOVE)
+    sizes = {seat: len(json.dumps(frame)) for seat, frame in frames.items()}
+    assert max(sizes.values()) < 2048, sizes
+    assert all("table" not in frame and "chat" not in frame for frame in frames.values())
