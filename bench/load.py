@@ -332,6 +332,7 @@ class Sampler:
         return {
             name: {
                 "cpu_percent": round(used[name] / wall * 100, 1),
+                "cpu_seconds": round(used[name], 2),
                 "peak_rss_mb": round(self.peak[name], 1),
             }
             for name in self.processes
@@ -444,8 +445,14 @@ def load_run(
                     # (a consumer still leaving when daphne stops logs its cancellation).
                     time.sleep(3)
                     figures = live.figures("load", tables)
+                    daphne_cpu = processes[f"daphne (x{daphnes})"]["cpu_seconds"]
                     figures.update(
                         daphnes=daphnes,
+                        # Every move of the step, its pushes and sockets, on daphne's CPU (the
+                        # step's connections and syncs too: an upper bound).
+                        daphne_cpu_ms_per_move=round(
+                            daphne_cpu * 1000 / max(figures["moves"], 1), 2
+                        ),
                         games_started=live.games_started,
                         daphne_tracebacks=sum(
                             _serving_part(workdir / f"daphne-{n}.log").count("Traceback")

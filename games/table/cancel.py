@@ -33,11 +33,11 @@ def void_game(room: Room, *, key: str) -> None:
     never handed to rankings), every stake refunded but the abandoners' (RULES.md §11:
     theirs goes to the bank). Its record is folded whole, as a finished game's."""
     game = room.game
+    record.fold_record(game=game)  # while it still reads as running: its rows are its own
     now = timezone.now()
     game.status = Game.Status.CANCELLED
     game.ended_at = game.finished_at = now
     clear_deadline(game)
-    record.fold_record(game=game)
     game.save(
         update_fields=[
             "status",

@@ -107,6 +107,7 @@ def start_game(room: Room, *, by: User) -> Game:
     game.save(update_fields=DEADLINE_FIELDS)
     record.remember_on_commit(game, state)
     broadcast(room, {"kind": "start", "by": by.username}, table=True)
+    room.hand_over_state()
     return game
 
 
@@ -161,12 +162,14 @@ def apply(room: Room, act: Action, event: dict[str, Any], *, seats: bool = False
         # In the same transaction as the end: a finished game is never without its result.
         game_hand_off(room)
         broadcast(room, {**event, "kind": "end"}, table=True)
+        room.hand_over_state()
         return
     record.record_action(game=game, action=act)
     record.remember_on_commit(game, state)
     schedule(room)
     game.save(update_fields=["action_count", *DEADLINE_FIELDS])
     broadcast(room, event, game=(*MOVE, "seats") if seats else MOVE)
+    room.hand_over_state()
 
 
 def _finish(room: Room) -> None:
@@ -222,6 +225,7 @@ def deal_next(room: Room, *, by: str | None) -> None:
     schedule(room)
     game.save(update_fields=["record", "deal_count", *DEADLINE_FIELDS])
     broadcast(room, {"kind": "deal", "by": by})
+    room.hand_over_state()
 
 
 def game_result_arguments(room: Room) -> dict[str, Any]:

@@ -103,6 +103,12 @@ class Room:
     def state(self, value: GameState) -> None:
         self._state = value
 
+    def hand_over_state(self) -> None:
+        """The state was given to this process's cache (games/table/record.py) as the
+        game's state once committed: it is not changed again here. The next service on this
+        room reads it again, from the cache."""
+        self._state = None
+
     @property
     def proposal(self) -> CancelProposal | None:
         """The game's open proposal to cancel, if any."""

@@ -9,6 +9,7 @@ import random
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
 
+from bench.client import merged
 from games.models import Game, GameSeat, Table
 from games.table import seating
 from tests.accounts.factories import UserFactory
@@ -25,14 +26,17 @@ def seated_table(options: dict, players: int) -> tuple[Table, list]:
     return table, users
 
 
-async def receive_all(sockets: dict, table_id: int) -> dict:
-    """One frame per socket, each checked against the engine's view of the stored record."""
+async def receive_all(sockets: dict, table_id: int, states: dict | None = None) -> dict:
+    """One frame per socket, each checked against the engine's view of the stored record;
+    merged into `states`, each seat's state before them, when given (as a client does)."""
     frames = {seat: await socket.receive_json_from(timeout=10) for seat, socket in sockets.items()}
     # Read after the frames came: they are pushed once the change is committed.
     record = await record_of(table_id)
     for seat, frame in frames.items():
         check_frame(frame, record, seat)
-    return frames
+    if states is None:
+        return frames
+    return {seat: merged(states[seat], frame) for seat, frame in frames.items()}
 
 
 async def play_until_deal_over(sockets: dict, frames: dict, table_id: int, seed: int) -> dict:
@@ -51,7 +55,7 @@ async def play_until_deal_over(sockets: dict, frames: dict, table_id: int, seed:
         await sockets[seat].send_json_to(
             {"type": "act", "action": action, "count": frames[seat]["count"]}
         )
-        frames = await receive_all(sockets, table_id)
+        frames = await receive_all(sockets, table_id, frames)
         assert frames[seat]["event"] == {
             "kind": frames[seat]["event"]["kind"],
             "action": action,
@@ -118,7 +122,7 @@ async def test_two_players_play_a_whole_habanero_deal_and_deal_the_next():
     assert view["needs_deal"] and not view["game_over"]
     # Anyone seated deals the next deal; everyone gets it, each with their own eight cards.
     await sockets[1].send_json_to({"type": "next_deal"})
-    frames = await receive_all(sockets, table.pk)
+    frames = await receive_all(sockets, table.pk, frames)
     assert {f["event"]["kind"] for f in frames.values()} == {"deal"}
     assert frames[0]["game"]["view"]["deal_number"] == 1
     assert len(frames[1]["game"]["view"]["hand"]) == 8

@@ -184,6 +184,7 @@ async def test_a_disconnect_hands_the_seat_to_a_robot_and_a_reconnect_takes_it_b
         "seat": away,
         "user": users[away].username,
         "robot": None,
+        "robot_holds": False,
         "away": False,
         "abandoned": False,
         "timeouts": 0,

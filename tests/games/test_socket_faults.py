@@ -108,7 +108,7 @@ async def test_a_database_fault_is_tried_again_or_refused_never_half_done(
     applied = sum(len(deal["actions"]) for deal in record["deals"])
     if retried:
         # Rolled back, run again: applied once, pushed once.
-        assert answer["type"] == "state" and answer["event"]["action"] == action
+        assert answer["type"] == "update" and answer["event"]["action"] == action
         assert applied == 1
     else:
         # It may have dropped during the commit: refused, and the player sends it again.
