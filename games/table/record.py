@@ -37,9 +37,11 @@ def _game_key(game: Game) -> tuple[Any, ...]:
 
 
 def _rows(game: Game, *, after: int = 0) -> list[tuple[int, dict[str, Any]]]:
-    """(deal, action) of the game's action rows numbered above `after`, in order."""
+    """(deal, action) of the game's action rows numbered above `after`, in order, up to
+    the game's count as read: a row committed since the game's row was read (a read
+    without the lock) belongs to a later state than this one."""
     return list(
-        GameAction.objects.filter(game_id=game.pk, number__gt=after)
+        GameAction.objects.filter(game_id=game.pk, number__gt=after, number__lte=game.action_count)
         .order_by("number")
         .values_list("deal", "action")
     )
@@ -58,24 +60,36 @@ def game_record(*, game: Game) -> dict[str, Any]:
 def game_state(*, game: Game) -> GameState:
     """The engine state of a stored game: a copy of the one this process last knew, caught up
     from the rows played since if it is behind, or rebuilt from the record. The caller may
-    change the copy it gets."""
+    change the copy it gets.
+
+    Read without the table's lock, the game may move on between the reads of its row and of
+    its actions: the state is then rebuilt for the game as it is now (`game` is read again),
+    so that a state is only ever kept under the counts it really has."""
     key = _game_key(game)
     with _STATES_LOCK:
         known = _STATES.get(key) if game.pk is not None else None
         if known is not None:
             _STATES.move_to_end(key)
-    if known is not None:
-        deals, count, state = known
-        if deals == game.deal_count and count == game.action_count:
-            return state.clone()
-        if deals == game.deal_count and count < game.action_count:
-            state = state.clone()
-            for _deal, action in _rows(game, after=count):
+    if known is not None and known[0] == game.deal_count and known[1] <= game.action_count:
+        state = known[2].clone()
+        rows = _rows(game, after=known[1]) if known[1] < game.action_count else []
+        if known[1] + len(rows) == game.action_count:
+            for _deal, action in rows:
                 state.apply(Action.from_dict(action, game.players))
-            remember(game=game, state=state.clone())
+            if rows:
+                remember(game=game, state=state.clone())
             return state
-    state = from_record(game_record(game=game))
-    if game.pk is not None:
+    for _attempt in range(5):
+        record = game_record(game=game)
+        counts = (len(record["deals"]), sum(len(deal["actions"]) for deal in record["deals"]))
+        # A finished game's record is whole: it is its own truth.
+        if game.status != Game.Status.PLAYING or counts == (game.deal_count, game.action_count):
+            break
+        game.refresh_from_db()  # it moved on between the reads
+    else:
+        raise RuntimeError(f"game {game.pk}: its record and its counts disagree")
+    state = from_record(record)
+    if game.pk is not None and game.status == Game.Status.PLAYING:
         remember(game=game, state=state.clone())
     return state
 
