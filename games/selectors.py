@@ -15,6 +15,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.engine import GameState, from_record
+from games.engine.cards import SUITS
+from games.engine.rulebook import cante_value
 from games.models import CancelProposal, ChatMessage, Game, GameSeat, Table, TableSeat
 from rankings import selectors as rankings_selectors
 
@@ -193,6 +195,10 @@ def game_live(*, game: Game, move_time: int, seats: list[GameSeat] | None = None
                 "away": gs.away_since is not None and not gs.abandoned,
                 "abandoned": gs.abandoned,
                 "timeouts": gs.timeouts,
+                # The robot keeps the seat until its player acts again (§11).
+                "robot_holds": gs.user_id is not None
+                and not gs.abandoned
+                and gs.timeouts >= TIMEOUTS_TO_ROBOT,
             }
             for gs in seats
         ],
@@ -230,13 +236,19 @@ def game_json(
     """The `game` part of a state frame for one seat (None: spectator; watch False: may not
     watch, so no view at all). `live` is `game_live()`'s."""
     over = game.status != Game.Status.PLAYING
+    view = state.view(seat).to_dict() if watch else None
+    trump = view["trump_suit"] if view else None
     return {
         **live,
         "id": game.pk,
         "status": game.status,
         "count": action_count(game.record),
         "deals": len(game.record.get("deals", [])),
-        "view": state.view(seat).to_dict() if watch else None,
+        "view": view,
+        # What a cante in each suit is worth (§7), None before there is a trump.
+        "sing_values": None
+        if trump is None
+        else {suit: cante_value(i, SUITS.index(trump)) for i, suit in enumerate(SUITS)},
         # Hands are shown once the game is over, never before.
         "deal_summaries": state.deal_summaries() if over and watch else None,
         "result": {"over": True, **game.result} if over and game.result else None,
