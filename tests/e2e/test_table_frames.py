@@ -119,6 +119,12 @@ def test_a_lost_push_makes_the_page_sync_and_a_stale_frame_changes_nothing(brows
     else:
         pytest.fail("alicia's turn never came")
 
+    # A chat line, marked in bruno's page: no game move draws the chat again.
+    alicia.locator("#chat-text").fill("¡Suerte!")
+    alicia.get_by_role("button", name="Send").click()
+    bruno.locator("#chat-log li").get_by_text("¡Suerte!").wait_for()
+    bruno.evaluate("document.querySelector('#chat-log li').kept = true")
+
     # Alicia plays a card; its push to bruno is lost: his page still shows the board before it.
     count = drawn_count(bruno)
     drop_next.append(True)
@@ -136,6 +142,7 @@ def test_a_lost_push_makes_the_page_sync_and_a_stale_frame_changes_nothing(brows
     alicia.get_by_role("button", name="Propose to cancel").click()
     bruno.locator("#cancel-box").get_by_text("alicia proposes to cancel the game.").wait_for()
     assert {"type": "sync"} in relay.from_page[asked:]
+    assert bruno.evaluate("document.querySelector('#chat-log li').kept") is True
     truth = seat_view(table_id, 1)
     assert drawn_count(bruno) == drawn_count(alicia) > count
     assert sorted(bruno.locator("#hand").get_attribute("data-cards").split()) == sorted(

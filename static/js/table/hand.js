@@ -52,7 +52,8 @@ export function watchHand(store, act) {
       if (focusCard !== null && (lost || hand.contains(document.activeElement))) {
         const again = hand.querySelector(`[data-card="${focusCard}"]:not([disabled])`)
           || hand.querySelector("button:not([disabled])");
-        if (again) again.focus();
+        // Without scrolling: a player reading the chat below stays where they are.
+        if (again) again.focus({ preventScroll: true });
       }
     },
   );
