@@ -101,6 +101,9 @@ def check_frame(frame: dict, record: dict, seat: int | None) -> None:
     assert frame["type"] == "state"
     assert frame["count"] == count == frame["game"]["count"]
     assert frame["game"]["view"] == state.view(seat).to_dict()
+    # What a cante in each suit is worth, which the page shows: 40 in trump, 20 else (§7).
+    trump = frame["game"]["view"]["trump_suit"]
+    assert frame["game"]["sing_values"] == (trump and {s: 40 if s == trump else 20 for s in "OCEB"})
     assert frame["you"]["seat"] == seat
     leaked = card_codes(frame) & hidden_from(state, seat)
     assert not leaked, f"seat {seat} was sent hidden cards {leaked}"

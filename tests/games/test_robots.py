@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import services, timers
 from games.engine import Action, from_record
 from games.models import CancelProposal, Game, GameSeat, ServerProcess, Table, TableSeat
-from games.selectors import action_count
+from games.selectors import action_count, game_live
 from rankings.models import GameResultSeat, XpEvent
 from rankings.selectors import chips_balance
 from tests.accounts.factories import UserFactory
@@ -125,9 +125,12 @@ def test_a_timeout_plays_a_legal_move_for_the_player_and_three_hand_the_seat_to_
     # After three timeouts in a row the robot keeps the seat: it acts after the robot delay.
     assert GameSeat.objects.get(game=game, seat=seat).timeouts == 3
     assert game.deadline_kind == "robot" and game.deadline_seat == seat
+    # The frames say so: the page offers the player their seat back.
+    assert game_live(game=game, move_time=20)["seats"][seat]["robot_holds"]
     services.game_resume(table_id=table.pk, user=users[seat])
     game = current(table.pk)
     assert GameSeat.objects.get(game=game, seat=seat).timeouts == 0
+    assert not game_live(game=game, move_time=20)["seats"][seat]["robot_holds"]
     assert game.deadline_kind == "move" and game.deadline_seat == seat
 
 
@@ -186,6 +189,7 @@ async def test_a_disconnect_hands_the_seat_to_a_robot_and_a_reconnect_takes_it_b
         "away": False,
         "abandoned": False,
         "timeouts": 0,
+        "robot_holds": False,
     }
     seat_row = await sync_to_async(GameSeat.objects.get)(game=game, seat=away)
     assert seat_row.away_since is None and not seat_row.abandoned
