@@ -1,8 +1,10 @@
 """The one client of docs/protocol.md: the tests, the load tool, the fault tool and the
 benchmarks all open their table sockets through it.
 
-A `TableClient` is one player's socket on one table. It keeps the latest `state` frame and
-speaks the protocol's requests (`act` with the count it saw, `sync`, ...), over either
+A `TableClient` is one player's socket on one table. It keeps the latest state: the last
+`state` frame with the `update` frames since merged into it, as a browser's store does (an
+update whose version leaves a gap is not merged: the client asks for the whole state with
+`sync`). It speaks the protocol's requests (`act` with the count it saw, `sync`, ...), over either
 transport:
 
 - `TableClient.open(base_url, ...)`: real WebSockets (the `websockets` library) to a daphne
@@ -24,6 +26,16 @@ from typing import Any
 ORIGIN = "http://127.0.0.1"
 SESSION_COOKIE = "sessionid"
 LANGUAGE_COOKIE = "django_language"
+
+
+def merged(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """The state after `update` (docs/protocol.md): each key it carries replaces the
+    state's, but `game`, whose keys replace the same game's one by one."""
+    new = {**state, **{key: value for key, value in update.items() if key != "type"}}
+    game, old = update.get("game"), state.get("game")
+    if game is not None and old is not None and game["id"] == old["id"]:
+        new["game"] = {**old, **game}
+    return new
 
 
 def table_path(table_id: int) -> str:
@@ -147,6 +159,7 @@ class TableClient:
         self._transport = transport
         self.state: dict[str, Any] | None = None
         self.first: dict[str, Any] | None = None
+        self.gaps = 0  # updates that came after a missed one: each asked for the state
 
     @classmethod
     async def open(
@@ -194,19 +207,29 @@ class TableClient:
         return self._transport.socket
 
     async def receive(self, timeout: float | None = None) -> dict[str, Any]:
-        """The next frame; a `state` frame becomes the latest state. TimeoutError when none
-        comes within `timeout` seconds."""
+        """The next frame, as it came; a `state` frame becomes the latest state and an
+        `update` is merged into it. TimeoutError when none comes within `timeout` seconds."""
         frame = json.loads(await self._transport.recv(timeout))
         if frame["type"] == "state":
-            self.state = frame
+            if self.state is None or frame["version"] >= self.state["version"]:
+                self.state = frame
+        elif frame["type"] == "update" and self.state is not None:
+            if frame["version"] == self.state["version"] + 1:
+                self.state = merged(self.state, frame)
+            elif frame["version"] > self.state["version"]:
+                # A push was missed: the whole state, as docs/protocol.md says.
+                self.gaps += 1
+                await self.sync()
         return frame
 
     async def receive_state(self, timeout: float | None = None) -> dict[str, Any]:
-        """The next `state` frame (the frames before it are read and dropped)."""
+        """The latest state after the next `state` or `update` frame that changed it (the
+        frames before it are read and dropped)."""
         while True:
+            before = self.state
             frame = await self.receive(timeout)
-            if frame["type"] == "state":
-                return frame
+            if frame["type"] in ("state", "update") and self.state is not before:
+                return self.state
 
     @property
     def count(self) -> int:

@@ -32,6 +32,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from bench.client import merged
 from bench.processes import ROOT, free_port, start_daphne, stop
 
 # Every kind of table of RULES.md §3, each a game short enough to play in seconds.
@@ -53,7 +54,7 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from accounts.models import User
-from games import services
+from games.table import seating
 
 store = import_module(settings.SESSION_ENGINE).SessionStore
 tables = []
@@ -68,7 +69,7 @@ for number, options in enumerate(json.loads(sys.argv[1])):
         session.create()
         players.append({"username": user.username, "session": session.session_key})
     master = User.objects.get(username=players[0]["username"])
-    table = services.table_create(master=master, options=options)
+    table = seating.table_create(master=master, options=options)
     tables.append({"id": table.pk, "players": players})
 print(json.dumps(tables))
 """
@@ -154,7 +155,7 @@ async def _player(
     me = table["players"][seat]
     ws = await _socket(base, f"/ws/tables/{table['id']}/", me["session"])
     pending: dict[str, Any] | None = None
-    version = -1
+    state: dict[str, Any] | None = None  # the last state, with the updates since merged
     started = asked_to_sit = False
     try:
         while True:
@@ -172,11 +173,21 @@ async def _player(
                     if frame["code"] != "stale":  # a fresh state follows a stale refusal
                         await ws.send(json.dumps({"type": "sync"}))
                 continue
-            if frame["type"] != "state":
+            if frame["type"] == "state":
+                if state is not None and frame["version"] < state["version"]:
+                    continue
+                state = frame
+            elif frame["type"] == "update":
+                if state is None or frame["version"] <= state["version"]:
+                    continue
+                if frame["version"] > state["version"] + 1:
+                    # A push was lost: the whole state, as docs/protocol.md says.
+                    seen.version_gaps += 1
+                    await ws.send(json.dumps({"type": "sync"}))
+                    continue
+                state = merged(state, frame)
+            else:
                 continue
-            if frame["event"] is not None and frame["version"] > version + 1 and version >= 0:
-                seen.version_gaps += 1
-            version = max(version, frame["version"])
             event = frame["event"] or {}
             if (
                 pending is not None
@@ -186,13 +197,13 @@ async def _player(
             ):
                 seen.applied[table["id"]] = seen.applied.get(table["id"], 0) + 1
                 pending = None
-            if frame["you"]["seat"] is None:
+            if state["you"]["seat"] is None:
                 if not asked_to_sit:
                     asked_to_sit = True
                     await ws.send(json.dumps({"type": "sit", "seat": seat}))
                 continue
-            game = frame["game"]
-            seats = frame["table"]["seats"]
+            game = state["game"]
+            seats = state["table"]["seats"]
             if game is None or (game["status"] != "playing" and not started):
                 if seat == 0 and all(seats) and not started:
                     started = True
@@ -212,7 +223,7 @@ async def _player(
                     await ws.send(json.dumps({"type": "next_deal"}))
             elif view["legal_actions"]:
                 pending = rng.choice(view["legal_actions"])
-                message = {"type": "act", "action": pending, "count": frame["count"]}
+                message = {"type": "act", "action": pending, "count": state["count"]}
                 await ws.send(json.dumps(message))
     except ConnectionClosed as closed:
         if closed.rcvd is not None:
@@ -268,13 +279,10 @@ def stored_actions(database: Path) -> dict[int, tuple[int, str]]:
     """Each table's game: (its number of actions, its status), read from the database file."""
     with contextlib.closing(sqlite3.connect(database)) as db:
         rows = db.execute(
-            "select t.id, g.record, g.status from games_table t join games_game g"
+            "select t.id, g.action_count, g.status from games_table t join games_game g"
             " on g.id = t.game_id"
         ).fetchall()
-    return {
-        table_id: (sum(len(deal["actions"]) for deal in json.loads(record)["deals"]), status)
-        for table_id, record, status in rows
-    }
+    return {table_id: (count, status) for table_id, count, status in rows}
 
 
 def run(

@@ -282,7 +282,7 @@ def make_fault_tables(count: int) -> list[TableSpec]:
     for four in pairs at a stake, and a practice tute table (one player and three robots)."""
     from bench.client import session_cookie
     from bench.players import new_player
-    from games import services
+    from games.table import seating
 
     short = {"rounds": 1, "points_to_win": 1, "move_time": 30}
     tables = []
@@ -290,7 +290,7 @@ def make_fault_tables(count: int) -> list[TableSpec]:
         kind = KINDS[n % len(KINDS)]
         if kind == "practice":
             user = new_player(chips=1000)
-            table = services.table_practice(
+            table = seating.table_practice(
                 master=user,
                 options={"variant": "tute", "players": 4, "robot_level": "random", **short},
             )
@@ -302,11 +302,11 @@ def make_fault_tables(count: int) -> list[TableSpec]:
                 else {"variant": "tute", "players": 4, "pairs": True}
             )
             users = [new_player(chips=1000) for _ in range(options["players"])]
-            table = services.table_create(
+            table = seating.table_create(
                 master=users[0], options={**options, **short, "stake": STAKE}
             )
             for user in users[1:]:
-                services.table_sit(table_id=table.pk, user=user)
+                seating.table_sit(table_id=table.pk, user=user)
         tables.append(TableSpec(table.pk, [session_cookie(u) for u in users], kind))
     return tables
 
@@ -374,6 +374,7 @@ class Player:
 
     async def _play(self, client: TableClient) -> None:
         self.state = None
+        self._gaps = 0  # the client's gaps already counted
         self._done_for: tuple | None = None  # what we last asked for, not to ask twice
         await self._handle(client, client.first)
         while not self.control.done.is_set():
@@ -395,15 +396,16 @@ class Player:
                 self._done_for = None
                 await client.sync()
             return
-        if frame["type"] != "state":
+        if frame["type"] not in ("state", "update"):
             return
-        previous = self.state
-        if previous is not None and frame["count"] > previous["count"] + 1:
-            self.tally.gaps += 1
-            await client.sync()
+        if client.gaps != self._gaps:
+            self.tally.gaps += client.gaps - self._gaps
+            self._gaps = client.gaps
+        if client.state is self.state:
+            return  # an old frame, or one after a missed push: the client asked for the state
         if frame["event"] is None:
             self._done_for = None
-        self.state = frame
+        self.state = frame = client.state
         self.control.seen(self.spec.table_id, frame)
         request = self._request(frame)
         if request is None:
@@ -570,10 +572,9 @@ async def play_with_faults(
 
 def _running(table_ids: list[int]) -> dict[int, int]:
     from games.models import Game
-    from games.selectors import action_count
 
     return {
-        g.pk: action_count(g.record)
+        g.pk: g.action_count
         for g in Game.objects.filter(table_id__in=table_ids, status=Game.Status.PLAYING)
     }
 
@@ -613,6 +614,7 @@ def check_books(table_ids: list[int]) -> dict[str, Any]:
     from games.engine import IllegalAction, from_record
     from games.models import Game
     from games.replays import game_replay
+    from games.table.record import game_record
     from rankings.models import (
         BoardRow,
         ChipAccount,
@@ -690,13 +692,13 @@ def check_books(table_ids: list[int]) -> dict[str, Any]:
     broken = []  # games whose stored record is no game at all: the first illegal action
     for game in games.filter(status=Game.Status.PLAYING):
         try:
-            from_record(game.record)
+            from_record(game_record(game=game))
         except IllegalAction as exc:
             broken.append(f"game {game.pk} action {exc.index} {exc.action}: {exc}")
             not_replaying.append(game.pk)
     for game in finished:
         try:
-            outcome = from_record(game.record).outcome()
+            outcome = from_record(game_record(game=game)).outcome()
         except IllegalAction as exc:
             broken.append(f"game {game.pk} action {exc.index} {exc.action}: {exc}")
             not_replaying.append(game.pk)

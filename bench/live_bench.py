@@ -106,7 +106,7 @@ def live_bench(moves: int = 200) -> list[dict[str, Any]]:
     from bench.client import session_cookie
     from bench.players import new_player
     from bench.processes import child_env, database_url, running_daphne
-    from games import services
+    from games.table import seating
 
     workdir = Path(tempfile.mkdtemp(prefix="tute-bench-"))
     db = settings.DATABASES["default"]
@@ -118,11 +118,11 @@ def live_bench(moves: int = 200) -> list[dict[str, Any]]:
     old = setup_databases(verbosity=0, interactive=False)
     try:
         users = [new_player() for _ in range(PLAYERS)]
-        table = services.table_create(
+        table = seating.table_create(
             master=users[0], options={"variant": "tute", "players": PLAYERS, "rounds": 5}
         )
         for user in users[1:]:
-            services.table_sit(table_id=table.pk, user=user)
+            seating.table_sit(table_id=table.pk, user=user)
         sessions = [session_cookie(u) for u in users]
         env = child_env(database_url())
         with running_daphne(env, workdir / "daphne.log") as site:

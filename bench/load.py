@@ -148,7 +148,7 @@ async def play_table(
             # A refusal goes to the sender alone; a change to every seat.
             waiting = f"the answer to {message}"
             answer = await asyncio.wait_for(sender.receive(), TIMEOUT)
-            if answer["type"] != "state":
+            if answer["type"] not in ("state", "update"):
                 tally.errors.append(f"table {table_id}: {message} -> {answer}")
                 if answer.get("code") == "stale":
                     await asyncio.wait_for(sender.receive_state(), TIMEOUT)
@@ -353,17 +353,17 @@ def make_tables(count: int) -> list[tuple[int, list[str]]]:
     """`count` full 4-player tute tables (pairs, five deals to win: long games)."""
     from bench.client import session_cookie
     from bench.players import new_player
-    from games import services
+    from games.table import seating
 
     tables = []
     for _ in range(count):
         users = [new_player(chips=1000) for _ in range(PLAYERS)]
-        table = services.table_create(
+        table = seating.table_create(
             master=users[0],
             options={"variant": "tute", "players": PLAYERS, "pairs": True, "rounds": 5},
         )
         for user in users[1:]:
-            services.table_sit(table_id=table.pk, user=user)
+            seating.table_sit(table_id=table.pk, user=user)
         tables.append((table.pk, [session_cookie(u) for u in users]))
     return tables
 

@@ -66,8 +66,9 @@ def timers_bench() -> dict:
 
 def _measure(connection, timezone, timedelta) -> dict:
     from accounts.models import User
-    from games import services, timers
+    from games import timers
     from games.models import Game, Table, TableSeat
+    from games.table import play, robots
 
     users = User.objects.bulk_create(
         User(username=f"bench{n}", email=f"bench{n}@example.com", password="!")
@@ -80,7 +81,7 @@ def _measure(connection, timezone, timedelta) -> dict:
         TableSeat.objects.bulk_create(
             TableSeat(table=table, seat=n, user=user) for n, user in enumerate(seated)
         )
-        services.game_start(table_id=table.pk, user=seated[0])
+        play.game_start(table_id=table.pk, user=seated[0])
 
     def select_one() -> None:
         with connection.cursor() as cursor:
@@ -98,7 +99,7 @@ def _measure(connection, timezone, timedelta) -> dict:
                 plan = cursor.fetchone()[0]
             plan = json.loads(plan) if isinstance(plan, str) else plan
             server_ms[f"due_query_server_ms_{name}"] = round(plan[0]["Execution Time"], 3)
-    sweep_idle = _median_ms(lambda: timers.sweep(inline=True), 50)
+    sweep_idle = _median_ms(lambda: timers.sweep(), 50)
     # Every timer due: how long the sweep takes to claim them all.
     later = later_than(timezone)
     start = time.perf_counter()
@@ -112,7 +113,7 @@ def _measure(connection, timezone, timedelta) -> dict:
     fires = []
     for game_id, count in Game.objects.values_list("pk", "deadline_count"):
         start = time.perf_counter()
-        assert services.game_timer_fire(game_id=game_id, count=count) == 1
+        assert robots.game_timer_fire(game_id=game_id, count=count) == 1
         fires.append((time.perf_counter() - start) * 1000)
     fire = statistics.median(fires)
     return {

@@ -26,8 +26,10 @@ from django.utils.translation import gettext_lazy as _
 from accounts import services as account_services
 from accounts.admin import MuteForm, ReasonForm, when
 from accounts.models import User
-from games import reports, services
+from games import reports
 from games.models import ChatMessage, Game, GameSeat, Invitation, Report, Table, TableSeat
+from games.table import seating
+from games.table.refusals import TableError
 from tute_site.readonly_admin import ReadOnlyAdminMixin
 
 
@@ -89,10 +91,10 @@ class TableAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
                     if table.status == Table.Status.CLOSED:
                         continue
                     try:
-                        services.table_close(
+                        seating.table_close(
                             table_id=table.pk, moderator=request.user, reason=reason
                         )
-                    except services.TableError as error:
+                    except TableError as error:
                         self.message_user(
                             request,
                             gettext("Table %(number)s not closed: %(error)s")

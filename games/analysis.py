@@ -25,21 +25,7 @@ from games.models import Game, GameAnalysis, GameSeat
 
 logger = logging.getLogger(__name__)
 
-LOW_PRIORITY = 9  # Redis: 0 is served first, 9 last
 RECENT_GAMES = 20  # the profile's average accuracy is over this many last analysed games
-
-
-def game_analysis_queue(game_id: int) -> None:
-    """Queue the analysis of a finished game at low priority; call it from
-    ``transaction.on_commit``. A broker that is down loses only the analysis."""
-    from kombu.exceptions import OperationalError
-
-    from games.tasks import analyse_game
-
-    try:
-        analyse_game.apply_async((game_id,), priority=LOW_PRIORITY)
-    except OperationalError as exc:
-        logger.warning("analysis of game %s not queued: %r", game_id, exc)
 
 
 def game_analysis_compute(

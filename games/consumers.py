@@ -1,11 +1,11 @@
 """WebSocket consumers of a table and of the lobby (docs/protocol.md).
 
-A consumer only parses a message, checks who is asking and calls one service of
-games/services.py in one sync function (`server.database`: on the process's database
-threads), where the service's `atomic()` block and its `select_for_update` live. It keeps no
-game state: the state frames it forwards were built by the service that changed the table, one
-per seat, and it joins only the group of its own seat (or the spectators'), so it never holds
-another seat's hand.
+A consumer only parses a message into a request (games/table/requests.py), checks who is
+asking and hands the request to the live-play wing (games/table/) in one sync function
+(`server.database`: on the process's database threads), where the service's `atomic()`
+block and its `select_for_update` live. It keeps no game state: the frames it forwards were
+built by the service that changed the table, one per seat, and it joins only the group of its
+own seat (or the spectators'), so it never holds another seat's hand.
 """
 
 from __future__ import annotations
@@ -24,9 +24,12 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.ip import forwarded_ip
-from games import push, server, services
+from games import push, server
 from games.models import Table
-from games.selectors import action_count, lobby_tables, table_state_for
+from games.selectors import lobby_tables
+from games.table import presence, requests
+from games.table.frames import table_state_for
+from games.table.refusals import TableError
 
 logger = logging.getLogger(__name__)
 
@@ -218,7 +221,7 @@ class TableConsumer(JsonSocket):
         if table is None:
             return None
         if self.user is not None:
-            services.table_socket_open(
+            presence.table_socket_open(
                 table_id=self.table_id,
                 user=self.user,
                 channel_name=self.channel_name,
@@ -246,7 +249,7 @@ class TableConsumer(JsonSocket):
             # A thread of its own too: the sockets' database thread stays free for the rest
             # of the closing.
             closing = asyncio.ensure_future(
-                server.in_thread(services.table_socket_close, channel_name=self.channel_name)
+                server.in_thread(presence.table_socket_close, channel_name=self.channel_name)
             )
             _CLOSING.add(closing)
             closing.add_done_callback(_CLOSING.discard)
@@ -280,6 +283,11 @@ class TableConsumer(JsonSocket):
         await self.send_state(fresh)
 
     async def send_state(self, frame: dict[str, Any]) -> None:
+        """Send a frame with `you` (who this socket is at the table), which needs the table:
+        an update that does not carry the table's summary goes as it is."""
+        if "table" not in frame:
+            await self.send_json(frame)
+            return
         seat = self.seat
         master = frame["table"]["master"]
         can_chat = self.user is not None and (
@@ -297,8 +305,8 @@ class TableConsumer(JsonSocket):
 
     async def table_frame(self, event: dict[str, Any]) -> None:
         frame = event["frame"]
-        view = frame["game"]["view"] if frame["game"] else None
-        if seat_in(frame, self.username) != self.seat or (
+        view = (frame.get("game") or {}).get("view")
+        if ("table" in frame and seat_in(frame, self.username) != self.seat) or (
             view is not None and view["seat"] != self.seat
         ):
             # Someone sat or stood, or a late frame of a group we left: never forward a view
@@ -338,24 +346,20 @@ class TableConsumer(JsonSocket):
                 logger.exception("table %s: sync failed", self.table_id)
                 await self.send_error("busy", BUSY, request=request)
             return
-        call = self.calls.get(kind) if isinstance(kind, str) else None
-        if call is None:
-            await self.send_error("malformed", _("Unknown message type."), request=request)
+        try:
+            parsed = requests.parse(content)
+        except requests.Malformed as exc:
+            await self.send_error("malformed", exc.message, request=request)
             return
         if self.user is None:
             await self.send_error("login_required", _("Log in to do that."), request=request)
             return
         try:
-            arguments = call[1](content)
-        except ValueError as exc:
-            await self.send_error("malformed", exc.args[0], request=request)
-            return
-        try:
-            error = await server.database(self._call)(call[0], arguments)
+            error = await server.database(self._handle)(parsed)
         except Exception:
             # Rolled back whole (the service is one transaction): nothing changed.
             logger.exception("table %s: %s by %s failed", self.table_id, kind, self.username)
-            error = services.TableError("busy", BUSY)
+            error = TableError("busy", BUSY)
         if error is not None:
             await self.send_error(
                 error.code,
@@ -367,13 +371,15 @@ class TableConsumer(JsonSocket):
             if error.code == "stale":
                 await self.refresh()
 
-    def _call(self, service: Any, arguments: dict[str, Any]) -> services.TableError | None:
-        if service is services.table_sit:
-            # The address the game records for this player when it starts.
-            arguments = {**arguments, "ip_address": socket_ip(self.scope)}
+    def _handle(self, request: requests.Request) -> TableError | None:
         try:
-            service(table_id=self.table_id, user=self.user, **arguments)
-        except services.TableError as error:
+            requests.handle(
+                request,
+                table_id=self.table_id,
+                user=self.user,
+                ip_address=socket_ip(self.scope),
+            )
+        except TableError as error:
             return error
         return None
 
@@ -383,13 +389,15 @@ class TableConsumer(JsonSocket):
         return {"table_id": self.table_id, "version": version, "count": count}
 
     def _version_and_count(self) -> tuple[int, int]:
-        row = Table.objects.filter(pk=self.table_id).values_list("version", "game__record").first()
+        row = (
+            Table.objects.filter(pk=self.table_id)
+            .values_list("version", "game__action_count")
+            .first()
+        )
         if row is None:
             return 0, 0
-        version, record = row
-        return version, action_count(record) if record else 0
-
-    calls: dict[str, tuple[Any, Any]] = {}
+        version, count = row
+        return version, count or 0
 
 
 def _request_type(raw: bytes) -> str | None:
@@ -402,56 +410,6 @@ def _request_type(raw: bytes) -> str | None:
         return None
     kind = content.get("type") if isinstance(content, dict) else None
     return kind if isinstance(kind, str) else None
-
-
-def _act(content: dict[str, Any]) -> dict[str, Any]:
-    count = content.get("count")
-    if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
-        raise ValueError(_("count must be an integer."))
-    return {"action": content.get("action"), "count": count}
-
-
-def _sit(content: dict[str, Any]) -> dict[str, Any]:
-    seat = content.get("seat")
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-        raise ValueError(_("seat must be an integer."))
-    return {"seat": seat}
-
-
-def _field(name: str, kind: type, message: Any):
-    def parse(content: dict[str, Any]) -> dict[str, Any]:
-        value = content.get(name)
-        if not isinstance(value, kind):
-            raise ValueError(message)
-        return {name: value}
-
-    return parse
-
-
-def _nothing(content: dict[str, Any]) -> dict[str, Any]:
-    return {}
-
-
-TableConsumer.calls = {
-    "act": (services.game_act, _act),
-    "next_deal": (services.game_next_deal, _nothing),
-    "start": (services.game_start, _nothing),
-    "sit": (services.table_sit, _sit),
-    "stand": (services.table_stand, _nothing),
-    "options": (
-        services.table_set_options,
-        _field("options", dict, _("options must be an object.")),
-    ),
-    "invite": (services.table_invite, _field("username", str, _("username must be a string."))),
-    "chat": (services.chat_post, _field("text", str, _("text must be a string."))),
-    "leave": (services.game_leave, _nothing),
-    "resume": (services.game_resume, _nothing),
-    "cancel": (services.game_cancel_propose, _nothing),
-    "cancel_answer": (
-        services.game_cancel_answer,
-        _field("accept", bool, _("accept must be true or false.")),
-    ),
-}
 
 
 class LobbyConsumer(JsonSocket):

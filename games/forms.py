@@ -8,72 +8,58 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import selectors
-from games.bots import bot_names
-from games.models import Report, StockPlay, Variant
-from games.services import DEFAULT_OPTIONS, TableError, clean_table_options
+from games.models import Report, Variant
+from games.table.options import (
+    DEFAULT_OPTIONS,
+    OPTIONS,
+    Kind,
+    TableOption,
+    clean_table_options,
+)
+from games.table.refusals import TableError
+
+# Options a page may leave out, which then take their default: the robots came after the
+# first pages and tools that post options.
+LEFT_OUT_TAKES_DEFAULT = ("robot_level",)
+
+
+def option_field(option: TableOption) -> forms.Field:
+    """The form field of a declared option: its label, default, range or choices, and help
+    (the form's own, else what the option means, so that the form says where it applies)."""
+    common: dict[str, Any] = {
+        "label": option.label,
+        "initial": option.default,
+        "help_text": option.help_text or option.meaning or "",
+    }
+    if option.kind is Kind.SWITCH:
+        return forms.BooleanField(required=False, **common)
+    if option.kind is Kind.NUMBER and option.listed:
+        numbers = range(option.minimum, option.maximum + 1)
+        return forms.TypedChoiceField(choices=[(n, str(n)) for n in numbers], coerce=int, **common)
+    if option.kind is Kind.NUMBER:
+        return forms.IntegerField(min_value=option.minimum, max_value=option.maximum, **common)
+    return forms.ChoiceField(
+        # Read when the form is built: a new robot in the registry is offered at once.
+        choices=lambda: [(code, option.value_label(code)) for code in option.codes()],
+        required=option.name not in LEFT_OUT_TAKES_DEFAULT,
+        **common,
+    )
 
 
 class TableOptionsForm(forms.Form):
-    """Every §10 option, for creating a table and for the master changing it."""
+    """Every declared option (games/table/options.py), for creating a table and for the
+    master changing it."""
 
-    variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices, initial="tute")
-    players = forms.TypedChoiceField(
-        label=_("Players"),
-        choices=[(2, "2"), (3, "3"), (4, "4")],
-        coerce=int,
-        initial=4,
-        help_text=_("Habanero is for two; tute and pocha for two to four."),
-    )
-    pairs = forms.BooleanField(
-        label=_("Play in pairs (4-player tute)"), required=False, initial=True
-    )
-    rounds = forms.IntegerField(label=_("Deals to win (tute)"), min_value=1, max_value=5, initial=1)
-    points_to_win = forms.IntegerField(
-        label=_("Points to win (habanero)"), min_value=1, max_value=5, initial=4
-    )
-    move_time = forms.IntegerField(
-        label=_("Seconds per move"),
-        min_value=0,
-        max_value=300,
-        initial=30,
-        help_text=_("At 0 the server plays for a player whose turn it is."),
-    )
-    competitive = forms.BooleanField(
-        label=_("Competitive (XP, rankings and chips)"),
-        required=False,
-        initial=True,
-        help_text=_("Off: a practice table, nothing won or lost."),
-    )
-    stake = forms.IntegerField(
-        label=_("Stake in chips"),
-        min_value=0,
-        initial=0,
-        help_text=_("Each player puts it in the pot; competitive tables only."),
-    )
-    private = forms.BooleanField(
-        label=_("Private (invited players and my friends only)"), required=False, initial=False
-    )
-    guests = forms.BooleanField(label=_("Guests may watch and chat"), required=False, initial=True)
-    allow_tute = forms.BooleanField(label=_("Tute allowed"), required=False, initial=True)
-    stock_play = forms.ChoiceField(
-        label=_("Play while the stock lasts (2-player tute)"),
-        choices=StockPlay.choices,
-        initial="free",
-    )
-    robot_level = forms.ChoiceField(
-        label=_("Robots"),
-        # The robot registry's names, read when the form is built: new robots appear alone.
-        choices=lambda: [(name, name) for name in bot_names()],
-        initial="heuristic",
-        # Left out (an older page or a tool): the default robot.
-        required=False,
-    )
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields.update((option.name, option_field(option)) for option in OPTIONS)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if self.errors:
             return data
-        data["robot_level"] = data.get("robot_level") or DEFAULT_OPTIONS["robot_level"]
+        for name in LEFT_OUT_TAKES_DEFAULT:
+            data[name] = data.get(name) or DEFAULT_OPTIONS[name]
         try:
             return clean_table_options(data=data, current=DEFAULT_OPTIONS)
         except TableError as error:

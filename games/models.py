@@ -6,13 +6,16 @@ engine state is never stored: any process rebuilds it from `record`. Writes live
 `games/services.py`, reads in `games/selectors.py`.
 """
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.options import VARIANT_NAMES
+from games.engine.options import RULE_OPTIONS, VARIANT_NAMES
+from games.table.options import OPTION, Kind
 
 # The engine's variants as choices: Variant.TUTE is "tute", labelled "Tute".
 Variant = models.TextChoices(
@@ -73,6 +76,11 @@ class Game(models.Model):
     # Set by the sweeper that hands the timer to a worker: no other sweep hands it out again
     # before then (if that worker dies, the timer fires again after it).
     deadline_claimed_until = models.DateTimeField(null=True, blank=True)
+    # How many actions the game has, across its deals. While it runs, `record` holds its
+    # deals and the actions already folded in; the newer ones are `GameAction` rows, one a
+    # move, so a move adds a row and never rewrites the record (games/table/record.py).
+    action_count = models.PositiveIntegerField(_("actions"), default=0, editable=False)
+    deal_count = models.PositiveSmallIntegerField(_("deals"), default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -95,6 +103,25 @@ class Game(models.Model):
     @property
     def players(self) -> int:
         return int(self.options.get("players", 2 if self.variant == Variant.HABANERO else 4))
+
+
+class GameAction(models.Model):
+    """One action of a running game, in the order played: `number` counts from 1 across the
+    game's deals, `deal` is the deal's index in the record. Folded into `Game.record` (and
+    deleted) when the game ends."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    number = models.PositiveIntegerField()
+    deal = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="games_action_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} action {self.number}"
 
 
 class GameSeat(models.Model):
@@ -148,10 +175,14 @@ class GameSeat(models.Model):
         return f"{self.game} seat {self.seat}: {who}"
 
 
-class StockPlay(models.TextChoices):
-    FREE = "free", _("Free")
-    FOLLOW_TRUMP = "follow_trump", _("Answer a trump lead with a trump")
-    STRICT = "strict", _("Strict")
+def _declared(name: str) -> dict[str, Any]:
+    """A Table field's verbose name, default and choices (a choice of fixed codes), as the
+    declaration of the table options gives them (games/table/options.py)."""
+    option = OPTION[name]
+    field: dict[str, Any] = {"verbose_name": option.label, "default": option.default}
+    if option.kind is Kind.CHOICE and not callable(option.choices):
+        field["choices"] = [(code, option.value_label(code)) for code in option.codes()]
+    return field
 
 
 class Table(models.Model):
@@ -166,27 +197,21 @@ class Table(models.Model):
         PLAYING = "playing", _("Playing")
         CLOSED = "closed", _("Closed")
 
-    variant = models.CharField(
-        _("variant"), max_length=16, choices=Variant.choices, default=Variant.TUTE
-    )
-    players = models.PositiveSmallIntegerField(_("players"), default=4)
-    pairs = models.BooleanField(_("pairs"), default=True)
-    rounds = models.PositiveSmallIntegerField(_("deals to win"), default=1)
-    points_to_win = models.PositiveSmallIntegerField(_("points to win"), default=4)
-    move_time = models.PositiveSmallIntegerField(_("seconds per move"), default=30)
-    competitive = models.BooleanField(_("competitive"), default=True)
-    stake = models.PositiveIntegerField(_("stake"), default=0)
-    private = models.BooleanField(_("private"), default=False)
-    guests = models.BooleanField(_("guests may watch"), default=True)
-    allow_tute = models.BooleanField(_("tute allowed"), default=True)
-    stock_play = models.CharField(
-        _("play while the stock lasts"),
-        max_length=16,
-        choices=StockPlay.choices,
-        default=StockPlay.FREE,
-    )
+    # The options of RULES.md §10: names, defaults and labels from games/table/options.py.
+    variant = models.CharField(max_length=16, **_declared("variant"))
+    players = models.PositiveSmallIntegerField(**_declared("players"))
+    pairs = models.BooleanField(**_declared("pairs"))
+    rounds = models.PositiveSmallIntegerField(**_declared("rounds"))
+    points_to_win = models.PositiveSmallIntegerField(**_declared("points_to_win"))
+    move_time = models.PositiveSmallIntegerField(**_declared("move_time"))
+    competitive = models.BooleanField(**_declared("competitive"))
+    stake = models.PositiveIntegerField(**_declared("stake"))
+    private = models.BooleanField(**_declared("private"))
+    guests = models.BooleanField(**_declared("guests"))
+    allow_tute = models.BooleanField(**_declared("allow_tute"))
+    stock_play = models.CharField(max_length=16, **_declared("stock_play"))
     # A name from the robot registry (games.bots.bot_names()): the robots seated here.
-    robot_level = models.CharField(_("robot level"), max_length=32, default="heuristic")
+    robot_level = models.CharField(max_length=32, **_declared("robot_level"))
     master = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -218,15 +243,17 @@ class Table(models.Model):
         verbose_name = _("table")
         verbose_name_plural = _("tables")
         constraints = [
-            models.CheckConstraint(
-                condition=models.Q(players__gte=2, players__lte=4), name="games_table_players"
-            ),
-            models.CheckConstraint(
-                condition=models.Q(rounds__gte=1, rounds__lte=5), name="games_table_rounds"
-            ),
-            models.CheckConstraint(
-                condition=models.Q(points_to_win__gte=1, points_to_win__lte=5),
-                name="games_table_points_to_win",
+            *(
+                models.CheckConstraint(
+                    condition=models.Q(
+                        **{
+                            f"{name}__gte": OPTION[name].minimum,
+                            f"{name}__lte": OPTION[name].maximum,
+                        }
+                    ),
+                    name=f"games_table_{name}",
+                )
+                for name in ("players", "rounds", "points_to_win")
             ),
             # A stake is only ever played for at a competitive table.
             models.CheckConstraint(
@@ -246,14 +273,7 @@ class Table(models.Model):
     @property
     def rule_options(self) -> dict:
         """The options that change the rules, as a record's `options` (NOTATION.md)."""
-        return {
-            "players": self.players,
-            "pairs": self.pairs,
-            "rounds": self.rounds,
-            "points_to_win": self.points_to_win,
-            "allow_tute": self.allow_tute,
-            "stock_play": self.stock_play,
-        }
+        return {name: getattr(self, name) for name in RULE_OPTIONS}
 
 
 class TableSeat(models.Model):

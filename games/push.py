@@ -6,8 +6,8 @@ Services call these only from `transaction.on_commit`, with frames built inside 
 transaction, so a push always describes a committed state.
 
 A push is best effort: when the channel layer's Redis is down, the push is lost (and
-logged), never the change that was already committed. Each state frame is complete, and
-sockets read the whole state again when they come back (docs/protocol.md).
+logged), never the change that was already committed. The next frame's version shows the
+gap, and sockets read the whole state again when they come back (docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -65,11 +65,11 @@ def send(messages: list[tuple[str, dict[str, Any]]]) -> None:
 
 
 def table_messages(
-    table_id: int, frames: dict[int | None, dict[str, Any]], event: dict[str, Any] | None
+    table_id: int, frames: dict[int | None, dict[str, Any]]
 ) -> list[tuple[str, dict[str, Any]]]:
     """One `table.frame` message per group: each seat's own frame, the spectators' frame."""
     return [
-        (frame_group(table_id, seat), {"type": "table.frame", "frame": {**frame, "event": event}})
+        (frame_group(table_id, seat), {"type": "table.frame", "frame": frame})
         for seat, frame in frames.items()
     ]
 

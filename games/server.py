@@ -35,7 +35,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import OperationalError, close_old_connections
 
-from games import push, services, timers
+from games import push, timers
+from games.table import presence
 
 logger = logging.getLogger(__name__)
 
@@ -179,7 +180,7 @@ async def _run() -> None:
     while True:
         try:
             if time.monotonic() >= beat_at:
-                await in_thread(services.server_process_beat, process_id=PROCESS_ID)
+                await in_thread(presence.server_process_beat, process_id=PROCESS_ID)
                 beat_at = time.monotonic() + settings.SERVER_HEARTBEAT_SECONDS
             if embedded():
                 await in_thread(timers.sweep, alive=PROCESS_ID)

@@ -1,4 +1,8 @@
-"""Games' receivers: a player muted or unmuted while at a table hears it there at once.
+"""Games' receivers: a finished game is analysed; a player muted or unmuted while at a table
+hears it there at once.
+
+A game's end is committed by the live-play wing (games/table/play.py), which knows nothing of
+the analysis: `game_over` queues it here (games/tasks.py, at low priority).
 
 A mute is written by `accounts.services`, which knows nothing of tables; here, once it is
 committed, each table the player sits at gets a `mute` frame on the player's own seat group
@@ -11,8 +15,9 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import ModerationAction
-from games import push
-from games.models import Table, TableSeat
+from games import push, tasks
+from games.models import Game, Table, TableSeat
+from games.table.play import game_over
 
 
 @receiver(post_save, sender=ModerationAction, dispatch_uid="games_mute_reaches_the_table")
@@ -33,3 +38,8 @@ def mute_reaches_the_table(sender, instance: ModerationAction, created: bool, **
     ]
     if messages:
         transaction.on_commit(lambda: push.send(messages), robust=True)
+
+
+@receiver(game_over, sender=Game, dispatch_uid="games_analyse_a_finished_game")
+def analyse_a_finished_game(sender, game_id: int, **kwargs) -> None:
+    tasks.game_analysis_queue(game_id)

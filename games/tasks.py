@@ -7,10 +7,14 @@ INFO what it fired, and nothing when nothing was due."""
 import logging
 
 from celery import shared_task
+from kombu.exceptions import OperationalError
 
-from games import services, timers
+from games import timers
+from games.table import robots
 
 logger = logging.getLogger(__name__)
+
+LOW_PRIORITY = 9  # Redis: 0 is served first, 9 last
 
 
 def sweep_report(counts: dict[str, int]) -> str:
@@ -33,7 +37,8 @@ def sweep_report(counts: dict[str, int]) -> str:
 
 @shared_task(name="games.sweep_timers", ignore_result=True)
 def sweep_timers() -> dict[str, int]:
-    counts = timers.sweep()
+    # Each due move timer goes to a worker, as a task of its own.
+    counts = timers.sweep(fire=fire_timer.delay)
     report = sweep_report(counts)
     if report:
         logger.info(report)
@@ -43,7 +48,16 @@ def sweep_timers() -> dict[str, int]:
 @shared_task(name="games.fire_timer", ignore_result=True)
 def fire_timer(game_id: int, count: int) -> int:
     # Firing twice is harmless: the second finds the timer gone or the action count moved.
-    return services.game_timer_fire(game_id=game_id, count=count)
+    return robots.game_timer_fire(game_id=game_id, count=count)
+
+
+def game_analysis_queue(game_id: int) -> None:
+    """Queue the analysis of a finished game at low priority; call it once the game's end is
+    committed. A broker that is down loses only the analysis."""
+    try:
+        analyse_game.apply_async((game_id,), priority=LOW_PRIORITY)
+    except OperationalError as exc:
+        logger.warning("analysis of game %s not queued: %r", game_id, exc)
 
 
 @shared_task(

@@ -6,9 +6,9 @@ Three kinds of rows are due at a time `now`:
   the next deal. The sweeper claims due games with `select_for_update(skip_locked=True)`
   (so sweepers running side by side never take the same one) and leases each for
   `CLAIM_SECONDS`; each is then fired by the `games.fire_timer` task (a Celery worker with
-  REDIS_URL, inline when tasks run eagerly). If that worker dies, the lease runs out and
-  the timer is claimed again. Firing re-checks the game's action count: a timer set before
-  the last move is stale and does nothing;
+  REDIS_URL; the sweep of the embedded default fires them itself). If that worker dies,
+  the lease runs out and the timer is claimed again. Firing re-checks the game's action
+  count: a timer set before the last move is stale and does nothing;
 - a disconnected player's grace period (`GameSeat.abandon_at`): they have abandoned;
 - an unanswered proposal to cancel (`CancelProposal.expires_at`): it ends.
 
@@ -21,16 +21,16 @@ daphne processes. With REDIS_URL, Celery beat queues `games.sweep_timers` every 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games import services
 from games.models import CancelProposal, Game, GameSeat
+from games.table import cancel, presence, robots
 
 CLAIM_SECONDS = 10
 BATCH = 500
@@ -60,31 +60,29 @@ def claim_due_games(*, now: Any) -> list[tuple[int, int]]:
     return due
 
 
-def sweep(*, now: Any = None, inline: bool | None = None, alive: Any = None) -> dict[str, int]:
-    """Fire every due timer once. `inline` fires move timers here instead of queueing a
-    task for each (the default when Celery runs tasks eagerly). `alive` is the daphne
-    process running this sweep, if one is: whatever its last beat, it is not dead. Returns
-    counts, by kind."""
-    from games.tasks import fire_timer
-
+def sweep(
+    *, now: Any = None, fire: Callable[[int, int], Any] | None = None, alive: Any = None
+) -> dict[str, int]:
+    """Fire every due timer once. `fire` hands a due move timer (game id, action count) to
+    whoever fires it (the Celery task sends it to a worker); without it the timers fire
+    here, one after the other. `alive` is the daphne process running this sweep, if one
+    is: whatever its last beat, it is not dead. Returns counts, by kind."""
     now = now or timezone.now()
-    if inline is None:
-        inline = bool(settings.CELERY_TASK_ALWAYS_EAGER)
     games = claim_due_games(now=now)
     for game_id, count in games:
-        if inline:
-            services.game_timer_fire(game_id=game_id, count=count, now=now)
+        if fire is None:
+            robots.game_timer_fire(game_id=game_id, count=count, now=now)
         else:
-            fire_timer.delay(game_id, count)
+            fire(game_id, count)
     abandoned = 0
     for game_id, seat in GameSeat.objects.filter(
         abandon_at__lte=now, abandoned=False, game__status=Game.Status.PLAYING
     ).values_list("game_id", "seat")[:BATCH]:
-        abandoned += services.game_seat_abandon(game_id=game_id, seat=seat, now=now)
+        abandoned += presence.game_seat_abandon(game_id=game_id, seat=seat, now=now)
     expired = 0
     for proposal_id in CancelProposal.objects.filter(
         status=CancelProposal.Status.OPEN, expires_at__lte=now
     ).values_list("pk", flat=True)[:BATCH]:
-        expired += services.game_cancel_expire(proposal_id=proposal_id, now=now)
-    sockets = services.server_process_sweep(now=now, alive=alive)
+        expired += cancel.game_cancel_expire(proposal_id=proposal_id, now=now)
+    sockets = presence.server_process_sweep(now=now, alive=alive)
     return {"games": len(games), "abandoned": abandoned, "expired": expired, "sockets": sockets}

@@ -10,13 +10,16 @@ from django.utils.translation import ngettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.ip import client_ip
-from games import reports, selectors, services
+from games import reports
 from games.analysis import analysis_for_page, game_analysis_for
 from games.engine.cards import CARDS
-from games.engine.options import VARIANT_NAMES
 from games.forms import InviteForm, LobbyFilterForm, ReportForm, TableOptionsForm
 from games.models import Game, Table
 from games.replays import game_replay
+from games.table import requests, seating
+from games.table.frames import table_summary
+from games.table.options import OPTION, option_value_label
+from games.table.refusals import TableError
 from games.templatetags.cards import card_label
 from rankings import selectors as rankings_selectors
 from rankings.trophies import BY_CODE
@@ -220,18 +223,19 @@ def game_awards(request, pk: int):
 def _lobby_strings() -> dict:
     """The words of the lobby's rows, for its script, which draws the rows the lobby socket
     pushes as the page draws its own (table_list.html, _table_options.html). Counted words
-    are counted here, for every count an option allows: the script picks no plural."""
-    fields = TableOptionsForm.base_fields
-    players = [int(value) for value, _label in fields["players"].choices]
+    are counted here, for every count an option allows (games/table/options.py): the script
+    picks no plural."""
 
-    def counted(singular: str, plural: str, numbers) -> dict[int, str]:
+    def counted(singular: str, plural: str, numbers: range) -> dict[int, str]:
         return {n: ngettext(singular, plural, n) % {"n": n} for n in numbers}
 
     def allowed(name: str) -> range:
-        return range(fields[name].min_value, fields[name].max_value + 1)
+        return range(OPTION[name].minimum, OPTION[name].maximum + 1)
 
     return {
-        "variants": VARIANT_NAMES,
+        "variants": {
+            code: option_value_label("variant", code) for code in OPTION["variant"].codes()
+        },
         "running": _("Game running"),
         "waiting": _("Waiting for players"),
         "master": _("table master"),
@@ -240,8 +244,10 @@ def _lobby_strings() -> dict:
         "join": _("Join"),
         "watch": _("Watch"),
         "empty": _("No table matches. Open one and wait for players to join!"),
-        "free_seats": counted("%(n)s free seat", "%(n)s free seats", range(max(players) + 1)),
-        "players": counted("%(n)s player", "%(n)s players", players),
+        "free_seats": counted(
+            "%(n)s free seat", "%(n)s free seats", range(OPTION["players"].maximum + 1)
+        ),
+        "players": counted("%(n)s player", "%(n)s players", allowed("players")),
         "in_pairs": _("in pairs"),
         "competitive": _("Competitive"),
         "practice": _("Practice"),
@@ -284,13 +290,13 @@ def table_create(request):
     form = TableOptionsForm(request.POST)
     # The lobby's "Practice against robots" button: the same options, robots in the other
     # seats, the game started at once.
-    create = services.table_practice if "practice" in request.POST else services.table_create
+    create = seating.table_practice if "practice" in request.POST else seating.table_create
     if form.is_valid():
         try:
             table = create(
                 master=request.user, options=form.cleaned_data, ip_address=client_ip(request)
             )
-        except services.TableError as error:
+        except TableError as error:
             form.add_service_error(error)
         else:
             return redirect(table)
@@ -301,7 +307,7 @@ def table_detail(request, pk: int, options_form: TableOptionsForm | None = None)
     """A table. Its seats are drawn here for browsers without JavaScript; the script redraws
     everything (seats, options, game, chat) from the table socket's `state` frames."""
     table = get_object_or_404(Table.objects.select_related("master"), pk=pk)
-    summary = selectors.table_summary(table=table)
+    summary = table_summary(table=table, seats=list(table.seats.select_related("user")))
     if options_form is None:
         options_form = TableOptionsForm(initial=summary["options"], auto_id="opt_%s")
     me = request.user.username if request.user.is_authenticated else None
@@ -342,38 +348,23 @@ def chat_mute(request):
     )
 
 
-# What each button of the table page asks, when it is posted without the socket (no script).
-TABLE_REQUESTS = {
-    "sit": lambda request, table_id: services.table_sit(
-        table_id=table_id,
-        user=request.user,
-        seat=int(request.POST["seat"]) if request.POST.get("seat", "").isdigit() else None,
-        ip_address=client_ip(request),
-    ),
-    "stand": lambda request, table_id: services.table_stand(table_id=table_id, user=request.user),
-    "start": lambda request, table_id: services.game_start(table_id=table_id, user=request.user),
-    "next_deal": lambda request, table_id: services.game_next_deal(
-        table_id=table_id, user=request.user
-    ),
-    "invite": lambda request, table_id: services.table_invite(
-        table_id=table_id, user=request.user, username=request.POST.get("username", "").strip()
-    ),
-}
-
-
 @login_required
 @require_POST
 def table_request(request, pk: int):
-    """One table request from a plain form (sit, stand, start, next deal, invite)."""
+    """One table request from a plain form (sit, stand, start, next deal, invite): parsed
+    and answered as the socket's (games/table/requests.py)."""
     get_object_or_404(Table, pk=pk)
-    handler = TABLE_REQUESTS.get(request.POST.get("do", ""))
-    if handler is None:
-        messages.error(request, _("Unknown request."))
-    else:
-        try:
-            handler(request, pk)
-        except services.TableError as error:
-            messages.error(request, str(error.message))
+    try:
+        requests.handle(
+            requests.parse_form(request.POST),
+            table_id=pk,
+            user=request.user,
+            ip_address=client_ip(request),
+        )
+    except requests.Malformed as error:
+        messages.error(request, str(error.message))
+    except TableError as error:
+        messages.error(request, str(error.message))
     return redirect("table_detail", pk=pk)
 
 
@@ -385,8 +376,8 @@ def table_options(request, pk: int):
     form = TableOptionsForm(request.POST, auto_id="opt_%s")
     if form.is_valid():
         try:
-            services.table_set_options(table_id=pk, user=request.user, options=form.cleaned_data)
-        except services.TableError as error:
+            seating.table_set_options(table_id=pk, user=request.user, options=form.cleaned_data)
+        except TableError as error:
             form.add_service_error(error)
         else:
             return redirect("table_detail", pk=pk)

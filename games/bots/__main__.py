@@ -12,7 +12,7 @@ import json
 import sys
 
 from games.engine import OptionError, Options
-from games.engine.options import STOCK_PLAY, VARIANTS
+from games.engine.options import RULE_OPTIONS, STOCK_PLAY, VARIANTS
 
 from . import bot_names
 from .arena import arena, merge
@@ -59,11 +59,12 @@ def main(argv: list[str] | None = None) -> int:
         except (ValueError, KeyError) as exc:
             parser.error(str(exc))
         return 0
-    raw = {"variant": args.variant, "pairs": args.pairs, "allow_tute": args.allow_tute}
-    for name in ("players", "rounds", "points_to_win", "stock_play"):
-        value = getattr(args, name)
-        if value is not None:
-            raw[name] = value
+    # An option left unset takes the engine's default (players: the variant's).
+    raw = {
+        name: getattr(args, name)
+        for name in ("variant", *RULE_OPTIONS)
+        if getattr(args, name) is not None
+    }
     try:
         options = Options.from_dict(raw)
     except OptionError as exc:

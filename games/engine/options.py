@@ -31,6 +31,8 @@ MOST_POINTS, OVER, BIDS = "most_points", "over", "bids"
 STOCK_PLAY = ("free", "follow_trump", "strict")
 PLAYERS_ALLOWED = {"tute": (2, 3, 4), "habanero": (2,), "pocha": (2, 3, 4)}
 RULE_OPTIONS = ("players", "pairs", "rounds", "points_to_win", "allow_tute", "stock_play")
+# The numbered rule options and their ranges (§10): deals (tute) or points (habanero) to win.
+RANGES = {"rounds": (1, 5), "points_to_win": (1, 5)}
 
 
 class OptionError(ValueError):
@@ -121,8 +123,11 @@ class Options:
             values[name] = value
         for name, default in (("rounds", 1), ("points_to_win", 4)):
             value = data.get(name, default)
-            if not _is_int(value) or not 1 <= value <= 5:
-                raise OptionError(f"Option {name} must be an integer from 1 to 5, not {value!r}.")
+            low, high = RANGES[name]
+            if not _is_int(value) or not low <= value <= high:
+                raise OptionError(
+                    f"Option {name} must be an integer from {low} to {high}, not {value!r}."
+                )
             values[name] = value
         stock_play = data.get("stock_play", "free")
         if stock_play not in STOCK_PLAY:

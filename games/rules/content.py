@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.cards import deck_for
-from games.engine.options import PLAYERS_ALLOWED, Options
+from games.engine.options import PLAYERS_ALLOWED, VARIANT_NAMES, Options
+from games.table.options import DEFAULT_OPTIONS, OPTIONS, Kind, TableOption
 
 from .examples import example
 from .numbers import card_ranks, pot_example, rule_numbers, xp_table
@@ -63,7 +64,7 @@ def page_context(slug: str) -> dict[str, Any]:
         "table_options": table_options() if slug == "tables" else (),
         "marks": _analysis_marks() if slug == "tables" else None,
         "reconnect_minutes": _table_default("reconnect_minutes"),
-        "move_time": _table_default("move_time"),
+        "move_time": DEFAULT_OPTIONS["move_time"],
     }
 
 
@@ -82,9 +83,9 @@ def _grades() -> tuple:
     return GRADES
 
 
-# Table settings that no code holds yet: the tables issue brings a Table model, and once it
-# has these fields their defaults are read from it instead (see `_table_default`).
-NOT_YET_IN_CODE = {"move_time": 30, "private": False, "guests": True, "reconnect_minutes": 3}
+# Table settings that no code holds yet: once a model has such a field, its default is read
+# from it instead (see `_table_default`).
+NOT_YET_IN_CODE = {"reconnect_minutes": 3}
 
 
 def _table_default(name: str) -> Any:
@@ -103,102 +104,35 @@ def _table_default(name: str) -> Any:
 
 
 def table_options() -> list[dict[str, Any]]:
-    """The table options of the tables page: name, meaning, values and default, from code."""
-    from django.utils.translation import gettext_lazy as _
+    """The table options of the tables page, one row per option the rules explain: name,
+    meaning, values and default, read from the declaration (games/table/options.py)."""
+    return [_option_row(option) for option in OPTIONS if option.meaning is not None]
 
-    from games.engine.options import STOCK_PLAY
-    from games.models import Game, Variant
-    from games.option_labels import option_label, option_value_label
 
-    from .numbers import rule_numbers
-
-    n = rule_numbers()
-    default = Options()
-    habanero = Options.from_dict({"variant": "habanero"})
-    game_field = Game._meta.get_field
-    on, off = _("on"), _("off")
-
-    def switch(value: bool) -> Any:
-        return on if value else off
-
-    rows = [
-        {
-            "code": "variant",
-            "meaning": _("The game played at the table."),
-            "values": ", ".join(label for _code, label in Variant.choices),
-            "default": option_value_label("variant", default.variant),
-            "default_code": default.variant,
-        },
-        {
-            "code": "players",
-            "meaning": _("How many seats the table has."),
-            "values": _("2, 3 or 4, as the game allows"),
-            "default": f"{default.players}; {habanero.players} "
-            f"({option_value_label('variant', habanero.variant)})",
-        },
-        {
-            "code": "pairs",
-            "meaning": _("Four-player Tute in two pairs, partners face to face."),
-            "values": f"{on} / {off}",
-            "default": switch(default.pairs),
-        },
-        {
-            "code": "rounds",
-            "meaning": _("Deals to win a game of Tute."),
-            "values": f"{n['rounds_min']}–{n['rounds_max']}",
-            "default": default.rounds,
-        },
-        {
-            "code": "points_to_win",
-            "meaning": _("Deals (points) to win a game of Habanero."),
-            "values": f"{n['points_to_win_min']}–{n['points_to_win_max']}",
-            "default": habanero.points_to_win,
-        },
-        {
-            "code": "move_time",
-            "meaning": _("Seconds for each move; when they run out the server plays for you."),
-            "values": _("seconds"),
-            "default": _table_default("move_time"),
-        },
-        {
-            "code": "competitive",
-            "meaning": _(
-                "Play for XP, ranking and chips. Off, the game is practice: nothing is won or lost."
-            ),
-            "values": f"{on} / {off}",
-            "default": switch(game_field("competitive").get_default()),
-        },
-        {
-            "code": "stake",
-            "meaning": _("Chips each player puts in the pot (competitive games only)."),
-            "values": _("chips"),
-            "default": game_field("stake").get_default(),
-        },
-        {
-            "code": "private",
-            "meaning": _("Only invited players and the master's friends may sit."),
-            "values": f"{on} / {off}",
-            "default": switch(_table_default("private")),
-        },
-        {
-            "code": "guests",
-            "meaning": _("Others may watch the game and chat."),
-            "values": f"{on} / {off}",
-            "default": switch(_table_default("guests")),
-        },
-        {
-            "code": "allow_tute",
-            "meaning": _("Whether a tute may be announced."),
-            "values": f"{on} / {off}",
-            "default": switch(default.allow_tute),
-        },
-        {
-            "code": "stock_play",
-            "meaning": _("How strictly to answer while the stock lasts (two-player Tute)."),
-            "values": ", ".join(str(option_value_label("stock_play", v)) for v in STOCK_PLAY),
-            "default": option_value_label("stock_play", default.stock_play),
-            "default_code": default.stock_play,
-        },
-    ]
-    # Players read each option by the name the table form gives it; the code stays for tests.
-    return [{**row, "label": option_label(row["code"])} for row in rows]
+def _option_row(option: TableOption) -> dict[str, Any]:
+    if option.values_text is not None:
+        values: Any = option.values_text
+    elif option.kind is Kind.SWITCH:
+        values = f"{option.value_label(True)} / {option.value_label(False)}"
+    elif option.kind is Kind.CHOICE:
+        values = ", ".join(str(option.value_label(code)) for code in option.codes())
+    else:
+        values = f"{option.minimum}–{option.maximum}"
+    default = str(option.value_label(option.default))
+    if option.rule and option.name != "variant":
+        # A rule whose default the variant changes (players: 2 for habanero) says so.
+        for variant in VARIANT_NAMES:
+            value = getattr(Options.from_dict({"variant": variant}), option.name)
+            if value != option.default:
+                default += f"; {option.value_label(value)} ({VARIANT_NAMES[variant]})"
+    row = {
+        "code": option.name,
+        # Players read each option by the name the table form gives it; the code stays for tests.
+        "label": option.label,
+        "meaning": option.meaning,
+        "values": values,
+        "default": default,
+    }
+    if option.kind is Kind.CHOICE:
+        row["default_code"] = option.default
+    return row

@@ -7,6 +7,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from games.rules.numbers import rule_numbers
+from games.table.options import option_label, option_value_label
 from games.templatetags.cards import OF_SUIT, RANK_NAMES, SUIT_LABELS
 
 register = template.Library()
@@ -58,16 +59,12 @@ def of_suit(code: str) -> str:
 @register.simple_tag
 def option(code: str) -> SafeString:
     """A table option by the name players read on the table form, in the language shown."""
-    from games.option_labels import option_label
-
     return format_html('<em class="option" data-option="{}">{}</em>', code, option_label(code))
 
 
 @register.simple_tag
 def option_value(code: str, value: str) -> SafeString:
     """One setting of a table option by its name: ``{% option_value "stock_play" "free" %}``."""
-    from games.option_labels import option_value_label
-
     return format_html(
         '<em class="option" data-option="{}" data-value="{}">{}</em>',
         code,

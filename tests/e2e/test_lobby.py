@@ -3,25 +3,17 @@ drawn in its place (a new one first, a changed one replaced, a closed one remove
 filters leave out left out), without asking the server for the list again, and drawn exactly
 as the page draws it, in the viewer's language."""
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 
-from games import services
+from games.table import seating
 from tests.accounts.factories import ModeratorFactory, UserFactory
 from tests.e2e.test_accounts import in_db
+from tests.e2e.test_moderation import in_thread
 from tests.e2e.test_table import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 TILES = "#lobby-tables .table-tile"
-
-
-def served(work):
-    """A service's change, in a thread of its own: it pushes after commit through
-    async_to_sync, which Playwright's event loop in the test's thread forbids."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(in_db, work).result()
 
 
 def tiles(page) -> dict[int, str]:
@@ -61,13 +53,13 @@ def test_the_lobby_draws_each_pushed_row_in_place_as_the_page_draws_it(browser, 
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
 
-    tute = served(
-        lambda: services.table_create(master=alicia, options={"variant": "tute", "players": 4})
+    tute = in_thread(
+        lambda: seating.table_create(master=alicia, options={"variant": "tute", "players": 4})
     )
     page.locator(f'{TILES}[data-table-id="{tute.pk}"]').wait_for()
     assert page.locator("#lobby-tables .empty").count() == 0
-    habanero = served(
-        lambda: services.table_create(
+    habanero = in_thread(
+        lambda: seating.table_create(
             master=bruno,
             options={"variant": "habanero", "stake": 20, "private": True, "guests": False},
         )
@@ -75,12 +67,12 @@ def test_the_lobby_draws_each_pushed_row_in_place_as_the_page_draws_it(browser, 
     page.locator(f'{TILES}[data-table-id="{habanero.pk}"]').wait_for()
     # Newest first.
     assert page.locator(TILES).first.get_attribute("data-table-id") == str(habanero.pk)
-    served(lambda: services.table_invite(table_id=habanero.pk, user=bruno, username="carmen"))
-    served(lambda: services.table_sit(table_id=habanero.pk, user=carmen))
+    in_thread(lambda: seating.table_invite(table_id=habanero.pk, user=bruno, username="carmen"))
+    in_thread(lambda: seating.table_sit(table_id=habanero.pk, user=carmen))
     tile = page.locator(f'{TILES}[data-table-id="{habanero.pk}"]')
     tile.get_by_text("carmen").wait_for()
     assert "0 asientos libres" in tile.inner_text() and "Mirar" in tile.inner_text()
-    served(lambda: services.table_sit(table_id=tute.pk, user=carmen))
+    in_thread(lambda: seating.table_sit(table_id=tute.pk, user=carmen))
     page.locator(f'{TILES}[data-table-id="{tute.pk}"]').get_by_text("2 asientos libres").wait_for()
     page.screenshot(path=str(ARTIFACTS / "lobby-pushed-375.png"), full_page=True)
     assert asked == []
@@ -97,17 +89,17 @@ def test_the_lobby_draws_each_pushed_row_in_place_as_the_page_draws_it(browser, 
     page.locator("#filter_variant").select_option("tute")
     page.locator(f'{TILES}[data-table-id="{habanero.pk}"]').wait_for(state="detached")
     asked.clear()
-    served(lambda: services.table_stand(table_id=habanero.pk, user=carmen))
+    in_thread(lambda: seating.table_stand(table_id=habanero.pk, user=carmen))
     page.locator("#filter_free").select_option("3")
     page.locator(f'{TILES}[data-table-id="{tute.pk}"]').wait_for(state="detached")
     page.locator("#lobby-tables .empty").wait_for()
     asked.clear()
-    served(lambda: services.table_stand(table_id=tute.pk, user=carmen))
+    in_thread(lambda: seating.table_stand(table_id=tute.pk, user=carmen))
     page.locator(f'{TILES}[data-table-id="{tute.pk}"]').wait_for()
     assert page.locator(TILES).count() == 1  # the habanero table stays out
 
     # A closed table leaves the lobby.
-    served(lambda: services.table_close(table_id=tute.pk, moderator=moderator, reason="spam"))
+    in_thread(lambda: seating.table_close(table_id=tute.pk, moderator=moderator, reason="spam"))
     page.locator(f'{TILES}[data-table-id="{tute.pk}"]').wait_for(state="detached")
     page.locator("#lobby-tables .empty").wait_for()
     assert asked == []

@@ -13,8 +13,8 @@ from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Game, Report, Table
+from games.table import chat, play, seating
 from rankings.selectors import chips_balance
 from rankings.services import game_result_award
 from tests.accounts.factories import PASSWORD, ModeratorFactory, UserFactory
@@ -136,9 +136,9 @@ def test_closing_a_table_with_a_reason_is_seen_by_its_players(browser, daphne_se
     def make_table():
         ana = UserFactory(username="ana_mesa", chips=500)
         beto = UserFactory(username="beto_mesa", chips=500, language="es")
-        table = services.table_create(master=ana, options={"variant": "habanero", "stake": 40})
-        services.table_sit(table_id=table.pk, user=beto)
-        services.game_start(table_id=table.pk, user=ana)
+        table = seating.table_create(master=ana, options={"variant": "habanero", "stake": 40})
+        seating.table_sit(table_id=table.pk, user=beto)
+        play.game_start(table_id=table.pk, user=ana)
         return table.pk
 
     table_id = in_thread(make_table)
@@ -208,7 +208,7 @@ def mute_ending_soon():
 def test_a_muted_player_reads_until_when_and_why_in_the_chat_box(browser, daphne_server, viewport):
     def make_table():
         player = UserFactory(username="rosa_habla")
-        return services.table_practice(master=player, options={"variant": "habanero"}).pk
+        return seating.table_practice(master=player, options={"variant": "habanero"}).pk
 
     table_id = in_thread(make_table)
     page = player_page(browser, daphne_server, "rosa_habla", viewport)
@@ -257,9 +257,9 @@ def test_a_muted_player_reads_until_when_and_why_in_the_chat_box(browser, daphne
 def test_a_player_reports_a_chat_message_from_the_table(browser, daphne_server, viewport):
     def make_table():
         ana, beto = UserFactory(username="ana_dice"), UserFactory(username="beto_lee")
-        table = services.table_create(master=ana, options={"variant": "habanero"})
-        services.table_sit(table_id=table.pk, user=beto)
-        services.chat_post(table_id=table.pk, user=ana, text="eres un paquete, lárgate")
+        table = seating.table_create(master=ana, options={"variant": "habanero"})
+        seating.table_sit(table_id=table.pk, user=beto)
+        chat.chat_post(table_id=table.pk, user=ana, text="eres un paquete, lárgate")
         return table.pk
 
     table_id = in_thread(make_table)

@@ -9,9 +9,9 @@ import threading
 import pytest
 from django.db import connections
 
-from games import services
 from games.models import Game, GameSeat, Table
-from games.selectors import game_state
+from games.table import play
+from games.table.record import game_state
 from rankings.services import game_result_award
 from rankings.tasks import award_sweep
 from tests.accounts.factories import UserFactory
@@ -48,10 +48,10 @@ def finish_the_game(table_id: int, users: dict) -> Game:
             break
         state = game_state(game=game)
         if state.needs_deal:
-            services.game_next_deal(table_id=table_id, user=users[0])
+            play.game_next_deal(table_id=table_id, user=users[0])
             continue
         seat, actions = rng.choice(sorted(state.legal_actions().items()))
-        services.game_act(table_id=table_id, user=users[seat], action=rng.choice(actions).to_dict())
+        play.game_act(table_id=table_id, user=users[seat], action=rng.choice(actions).to_dict())
     award_sweep(older_than_seconds=0)
     return game
 

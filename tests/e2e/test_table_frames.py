@@ -11,7 +11,6 @@ import re
 import pytest
 
 from games.engine import from_record
-from games.models import Table
 from tests.accounts.factories import UserFactory
 from tests.e2e.test_accounts import in_db, log_in
 from tests.e2e.test_table import (
@@ -23,6 +22,7 @@ from tests.e2e.test_table import (
     take_one_turn,
     wait_for_count_above,
 )
+from tests.games.live import stored_record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -68,17 +68,9 @@ class Relay:
         return max(f["version"] for f in self.to_page if f["type"] in ("state", "update"))
 
 
-def as_update(frame: dict) -> dict:
-    """A pushed state as the server's `update` frame: every key but the chat (docs/protocol.md)."""
-    if frame["type"] != "state" or frame["event"] is None:
-        return frame
-    return {"type": "update", **{k: v for k, v in frame.items() if k not in ("type", "chat")}}
-
-
 def seat_view(table_id: int, seat: int) -> dict:
     """The stored game's view of `seat`: what that player's page must show."""
-    record = in_db(lambda: Table.objects.select_related("game").get(pk=table_id).game.record)
-    return from_record(record).view(seat).to_dict()
+    return from_record(in_db(lambda: stored_record(table_id))).view(seat).to_dict()
 
 
 def test_a_lost_push_makes_the_page_sync_and_a_stale_frame_changes_nothing(browser, daphne_server):
@@ -90,8 +82,7 @@ def test_a_lost_push_makes_the_page_sync_and_a_stale_frame_changes_nothing(brows
     drop_next = []
 
     def edit(frame: dict) -> dict | None:
-        # The server of updates: each push an update, the one asked for lost on the way.
-        frame = as_update(frame)
+        # The push asked for is lost on the way.
         if frame["type"] == "update" and drop_next:
             drop_next.clear()
             dropped.append(frame)
@@ -192,11 +183,13 @@ def test_a_cante_and_a_robot_holding_the_seat_are_what_the_frame_says(page, embe
     sung: dict = {}
 
     def edit(frame: dict) -> dict:
-        game = frame.get("game")
-        view = game and game["view"]
-        if view and any("play" in a for a in view["legal_actions"]) and not sung:
+        game = frame.get("game") or {}
+        if "seats" in game:
+            sung["seats"] = game["seats"]
+        view = game.get("view")
+        if view and any("play" in a for a in view["legal_actions"]) and not sung.get("suit"):
             trump = view["trump_suit"]
-            sung["suit"] = next(suit for suit in SUITS if suit != trump)
+            sung.update(suit=next(suit for suit in SUITS if suit != trump), game=game)
             game["sing_values"] = {suit: 20 for suit in SUITS} | {sung["suit"]: 40}
             view["legal_actions"].append({"seat": view["seat"], "sing": sung["suit"]})
         return frame
@@ -227,14 +220,15 @@ def test_a_cante_and_a_robot_holding_the_seat_are_what_the_frame_says(page, embe
     assert asked == [{"type": "act", "action": {"seat": 0, "sing": sung["suit"]}, "count": count}]
     assert page.locator(ENABLED_CARDS).count() == 0  # one click, one request
 
-    # The server's update for the cante says what it was worth.
-    last = relay.to_page[-1]
-    game = json.loads(json.dumps(last["game"]))
-    game["view"]["legal_actions"] = [a for a in game["view"]["legal_actions"] if "play" in a]
+    # The server's update for the cante says what it was worth (and holds the game's parts
+    # that changed: its view).
+    view = json.loads(json.dumps(sung["game"]["view"]))
+    view["legal_actions"] = [a for a in view["legal_actions"] if "play" in a]
+    table_id = relay.to_page[-1]["table_id"]
     relay.send(
         {
             "type": "update",
-            "table_id": last["table_id"],
+            "table_id": table_id,
             "version": relay.version + 1,
             "count": count + 1,
             "event": {
@@ -243,7 +237,7 @@ def test_a_cante_and_a_robot_holding_the_seat_are_what_the_frame_says(page, embe
                 "by": "solita",
                 "value": 40,
             },
-            "game": game,
+            "game": {"id": sung["game"]["id"], "count": count + 1, "view": view},
         }
     )
     page.locator("#notice").get_by_text(f"solita sings 40 in {suit}!").wait_for()
@@ -251,24 +245,23 @@ def test_a_cante_and_a_robot_holding_the_seat_are_what_the_frame_says(page, embe
     assert page.locator(ENABLED_CARDS).count() > 0
 
     # A robot holds the seat: the frame says so, though no timeout is counted.
-    game = json.loads(json.dumps(game))
-    mine = game["seats"][0]
-    mine.update(robot_holds=True, timeouts=0)
+    seats = json.loads(json.dumps(sung["seats"]))
+    seats[0].update(robot_holds=True, timeouts=0)
     relay.send(
         {
             "type": "update",
-            "table_id": last["table_id"],
+            "table_id": table_id,
             "version": relay.version + 1,
             "count": count + 1,
             # Its third timeout in a row: the robot played for the player.
             "event": {
                 "kind": "act",
-                "action": {"seat": 0, "play": game["view"]["hand"][0]},
+                "action": {"seat": 0, "play": view["hand"][0]},
                 "by": "solita",
                 "robot": "heuristic",
                 "timeout": True,
             },
-            "game": game,
+            "game": {"id": sung["game"]["id"], "seats": seats},
         }
     )
     page.locator("#notice").get_by_text("Time is up for solita").wait_for()

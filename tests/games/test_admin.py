@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from accounts.models import ModerationAction
 from accounts.moderators import moderators_group_sync
-from games import services
 from games.models import Game, Table
+from games.table import chat, play, refusals, seating
 from rankings.models import ChipTransfer
 from rankings.selectors import chips_balance, ledger_totals
 from tests.accounts.factories import ModeratorFactory, StaffUserFactory, UserFactory
@@ -29,10 +29,10 @@ def moderator(client):
 @pytest.fixture
 def busy_table():
     master, guest = UserFactory(chips=500), UserFactory(chips=500)
-    table = services.table_create(master=master, options={"variant": "habanero", "stake": 40})
-    services.table_sit(table_id=table.pk, user=guest)
-    services.chat_post(table_id=table.pk, user=guest, text="<b>rude</b> words")
-    game = services.game_start(table_id=table.pk, user=master)
+    table = seating.table_create(master=master, options={"variant": "habanero", "stake": 40})
+    seating.table_sit(table_id=table.pk, user=guest)
+    chat.chat_post(table_id=table.pk, user=guest, text="<b>rude</b> words")
+    game = play.game_start(table_id=table.pk, user=master)
     return table, game, master, guest
 
 
@@ -104,9 +104,9 @@ def test_a_moderator_mutes_the_author_of_a_chat_message(client, moderator, busy_
     guest.refresh_from_db()
     assert guest.is_muted
     assert ModerationAction.objects.get(target=guest).reason == "insults"
-    refused = pytest.raises(services.TableError)
+    refused = pytest.raises(refusals.TableError)
     with refused:
-        services.chat_post(table_id=table.pk, user=guest, text="again")
+        chat.chat_post(table_id=table.pk, user=guest, text="again")
 
 
 def test_staff_without_the_rights_can_neither_see_nor_close_tables(client, busy_table):

@@ -7,6 +7,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 import games.analysis as analysis_module
+import games.tasks as tasks_module
 from games.analysis import game_analysis_compute, player_accuracy_by_kind
 from games.models import Game, GameAnalysis
 from games.tasks import analyse_game
@@ -106,7 +107,7 @@ def test_the_end_of_a_game_queues_its_analysis_on_commit(
 
     table, users = seated({"variant": "habanero", "points_to_win": 1}, 2)
     queued = []
-    monkeypatch.setattr(analysis_module, "game_analysis_queue", queued.append)
+    monkeypatch.setattr(tasks_module, "game_analysis_queue", queued.append)
     with django_capture_on_commit_callbacks(execute=True):
         game = play_to_the_end(table, users, seed=3)
     assert queued == [game.pk]

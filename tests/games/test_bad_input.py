@@ -6,7 +6,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
 
-from games import services
+from games.table import play, seating
 from tests.accounts.factories import UserFactory
 from tests.games.live import open_socket, record_of, table_socket
 
@@ -15,9 +15,9 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 def running_table(**options) -> tuple[int, list]:
     users = [UserFactory(chips=1000), UserFactory(chips=1000, language="es")]
-    table = services.table_create(master=users[0], options={"variant": "habanero", **options})
-    services.table_sit(table_id=table.pk, user=users[1])
-    services.game_start(table_id=table.pk, user=users[0])
+    table = seating.table_create(master=users[0], options={"variant": "habanero", **options})
+    seating.table_sit(table_id=table.pk, user=users[1])
+    play.game_start(table_id=table.pk, user=users[0])
     return table.pk, users
 
 

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.utils import translation
 
 from games.engine import Action, IllegalAction, Refusal, new_game
-from games.errors import MESSAGES, translate_engine_error
+from games.table.refusals import MESSAGES, translate_engine_error
 from tests.engine.refusal_positions import POSITIONS
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
@@ -66,7 +66,7 @@ def test_data_that_is_no_action_reads_as_such_without_a_rule():
 def test_the_docstring_example_runs():
     import doctest
 
-    import games.errors
+    import games.table.refusals
 
-    result = doctest.testmod(games.errors)
+    result = doctest.testmod(games.table.refusals)
     assert result.failed == 0 and result.attempted

@@ -6,10 +6,10 @@ import random
 import pytest
 from django.db import transaction
 
-from games import services
 from games.engine import from_record
 from games.models import Game, GameSeat, Table
-from games.selectors import game_state
+from games.table import play, seating
+from games.table.record import game_record, game_state, record_action
 from rankings.models import GameResult, GameResultSeat
 from tests.accounts.factories import UserFactory
 from tests.engine.engine_helpers import replay
@@ -19,9 +19,9 @@ pytestmark = pytest.mark.django_db
 
 def seated(options: dict, players: int) -> tuple[Table, list]:
     users = [UserFactory(chips=1000) for _ in range(players)]
-    table = services.table_create(master=users[0], options=options)
+    table = seating.table_create(master=users[0], options=options)
     for n, user in enumerate(users[1:], start=1):
-        services.table_sit(table_id=table.pk, user=user, ip_address=f"198.51.100.{n}")
+        seating.table_sit(table_id=table.pk, user=user, ip_address=f"198.51.100.{n}")
     return table, users
 
 
@@ -29,18 +29,18 @@ def play_to_the_end(table: Table, users: list, seed: int) -> Game:
     """Random legal actions, each sent by its own player through game_act, and every next
     deal dealt through game_next_deal, until the game is over."""
     rng = random.Random(seed)
-    game = services.game_start(table_id=table.pk, user=users[0])
+    game = play.game_start(table_id=table.pk, user=users[0])
     while True:
         game.refresh_from_db()
         if game.status != Game.Status.PLAYING:
             return game
         state = game_state(game=game)
         if state.needs_deal:
-            services.game_next_deal(table_id=table.pk, user=rng.choice(users))
+            play.game_next_deal(table_id=table.pk, user=rng.choice(users))
             continue
         seat, actions = rng.choice(sorted(state.legal_actions().items()))
         action = rng.choice(actions).to_dict()
-        services.game_act(table_id=table.pk, user=users[seat], action=action)
+        play.game_act(table_id=table.pk, user=users[seat], action=action)
 
 
 @pytest.mark.parametrize(
@@ -71,7 +71,7 @@ def test_a_finished_games_record_replays_to_its_stored_result(options, players, 
     table.refresh_from_db()
     assert table.status == Table.Status.OPEN and table.game == game
     # A new game with the same players.
-    again = services.game_start(table_id=table.pk, user=users[0])
+    again = play.game_start(table_id=table.pk, user=users[0])
     assert again.pk != game.pk and again.status == Game.Status.PLAYING
 
 
@@ -117,7 +117,7 @@ def test_a_practice_game_is_handed_off_as_practice_with_no_stake():
 def test_a_rolled_back_end_leaves_no_result():
     table, users = seated({"variant": "habanero", "points_to_win": 1}, 2)
     rng = random.Random(2)
-    game = services.game_start(table_id=table.pk, user=users[0])
+    game = play.game_start(table_id=table.pk, user=users[0])
     while True:
         game.refresh_from_db()
         state = game_state(game=game)
@@ -128,12 +128,12 @@ def test_a_rolled_back_end_leaves_no_result():
         if after.over:
             break
         if after.needs_deal:
-            services.game_act(table_id=table.pk, user=users[seat], action=action.to_dict())
-            services.game_next_deal(table_id=table.pk, user=users[0])
+            play.game_act(table_id=table.pk, user=users[seat], action=action.to_dict())
+            play.game_next_deal(table_id=table.pk, user=users[0])
             continue
-        services.game_act(table_id=table.pk, user=users[seat], action=action.to_dict())
+        play.game_act(table_id=table.pk, user=users[seat], action=action.to_dict())
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.game_act(table_id=table.pk, user=users[seat], action=action.to_dict())
+        play.game_act(table_id=table.pk, user=users[seat], action=action.to_dict())
         assert GameResult.objects.filter(game_id=game.pk).exists()
         raise RuntimeError("the transaction fails after the last move")
     assert not GameResult.objects.filter(game_id=game.pk).exists()
@@ -144,18 +144,17 @@ def test_a_rolled_back_end_leaves_no_result():
 @pytest.mark.django_db(transaction=True)
 def test_a_rolled_back_action_leaves_no_trace_in_the_kept_states():
     table, users = seated({"variant": "habanero"}, 2)
-    game = services.game_start(table_id=table.pk, user=users[0])
+    game = play.game_start(table_id=table.pk, user=users[0])
     state = game_state(game=game)
     seat = state.turn
     first, second = state.legal_actions_for(seat)[:2]
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.game_act(table_id=table.pk, user=users[seat], action=first.to_dict())
+        play.game_act(table_id=table.pk, user=users[seat], action=first.to_dict())
         raise RuntimeError("the transaction fails after the move")
     # Another process plays the other card and stores it.
-    record = game.record
-    record["deals"][0]["actions"].append(second.to_dict())
-    Game.objects.filter(pk=game.pk).update(record=record)
     game.refresh_from_db()
-    rebuilt = from_record(game.record)
+    record_action(game=game, action=second)
+    game.save(update_fields=["action_count"])
+    rebuilt = from_record(game_record(game=game))
     for n in (0, 1, None):
         assert game_state(game=game).view(n) == rebuilt.view(n)

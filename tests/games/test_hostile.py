@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async as sync_to_async
 from websockets.exceptions import InvalidStatus
 
 from bench.client import TableClient, connect
-from games import services
+from games.table import play, seating
 from tests.accounts.factories import UserFactory
 from tests.games.live import check_frame, record_of, session_cookie, table_socket
 from tests.games.test_bad_input import close, refused, setup
@@ -159,9 +159,9 @@ async def test_spectators_and_anonymous_sockets_cannot_act_chat_or_sit():
 
 def habanero_sessions() -> tuple[int, list[str]]:
     users = [UserFactory(chips=1000), UserFactory(chips=1000)]
-    table = services.table_create(master=users[0], options={"variant": "habanero"})
-    services.table_sit(table_id=table.pk, user=users[1])
-    services.game_start(table_id=table.pk, user=users[0])
+    table = seating.table_create(master=users[0], options={"variant": "habanero"})
+    seating.table_sit(table_id=table.pk, user=users[1])
+    play.game_start(table_id=table.pk, user=users[0])
     return table.pk, [session_cookie(u) for u in users]
 
 
@@ -198,7 +198,7 @@ async def test_a_hundred_moves_a_second_from_one_client(daphne_server):
     assert len(actions) == 1, actions  # exactly one move applied, the first
     assert actions[0] == legal[0]
     errors = [f for f in frames if f["type"] == "error"]
-    states = [f for f in frames if f["type"] == "state"]
+    states = [f for f in frames if f["type"] in ("state", "update")]
     assert len(errors) == 99
     assert {f["code"] for f in errors} <= {"stale", "illegal"}
     # Every state is the position after the one move; the counts never go back.

@@ -16,10 +16,10 @@ from django.db import connection
 
 from bench.client import TableClient
 from bench.processes import child_env, database_url, free_port, start_daphne, stop
-from games import services
 from games.engine import from_record
 from games.models import Game
-from games.selectors import action_count
+from games.table import play
+from games.table.record import game_record
 from tests.games.live import game_of, session_cookie
 from tests.games.test_live_play import seated_table
 
@@ -58,7 +58,7 @@ def stored_record(table_id: int) -> dict:
     """Read from a thread of the event loop: close its connection, or it would outlive the
     test database."""
     try:
-        return game_of(table_id).record
+        return game_record(game=game_of(table_id))
     finally:
         connection.close()
 
@@ -66,7 +66,7 @@ def stored_record(table_id: int) -> dict:
 async def check_same_state(frame: dict, table_id: int, seat: int) -> None:
     """A frame shows exactly the engine's view of the stored game at the frame's count."""
     record = await sync_to_async(stored_record)(table_id)
-    assert frame["count"] <= action_count(record)
+    assert frame["count"] <= sum(len(deal["actions"]) for deal in record["deals"])
     state = from_record(record_at(record, frame["count"]))
     assert frame["game"]["view"] == state.view(seat).to_dict()
 
@@ -86,7 +86,7 @@ async def play_to_the_end(client: TableClient) -> dict:
 
 def test_killed_daphne_restarts_clients_reconnect_the_pending_timer_fires(celery_beat, tmp_path):
     table, users = seated_table({"variant": "tute", "players": 2, "move_time": MOVE_TIME}, 2)
-    services.game_start(table_id=table.pk, user=users[0])
+    play.game_start(table_id=table.pk, user=users[0])
     cookies = [session_cookie(user) for user in users]
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
@@ -112,10 +112,10 @@ def test_killed_daphne_restarts_clients_reconnect_the_pending_timer_fires(celery
 
         # Nobody is connected and no daphne runs: the worker still plays the timed-out move.
         deadline = time.monotonic() + MOVE_TIME + 20
-        while action_count(game_of(table.pk).record) == count:
+        while game_of(table.pk).action_count == count:
             assert time.monotonic() < deadline, (tmp_path / "celery.log").read_text()[-3000:]
             time.sleep(0.2)
-        played = game_of(table.pk).record["deals"][-1]["actions"][count]
+        played = game_record(game=game_of(table.pk))["deals"][-1]["actions"][count]
         assert played["seat"] == game.deadline_seat
 
         process = start_daphne(port, log, child_env(database_url()))
@@ -138,5 +138,5 @@ def test_killed_daphne_restarts_clients_reconnect_the_pending_timer_fires(celery
         log.close()
     game = Game.objects.get(pk=game.pk)
     assert game.status == Game.Status.FINISHED
-    assert from_record(game.record).over
+    assert from_record(game_record(game=game)).over
     assert [end["game"]["result"] for end in ends] == [{"over": True, **game.result}] * 2

@@ -14,10 +14,11 @@ from channels_redis.core import RedisChannelLayer
 from channels_redis.pubsub import RedisPubSubLoopLayer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import push, server, services
+from games import push, server
 from games.consumers import CLOSE_LAYER_LOST
 from games.models import TableSocket
-from games.selectors import action_count, game_state
+from games.table import play, seating
+from games.table.record import game_state
 from tests.accounts.factories import UserFactory
 from tests.games.live import game_of, table_socket
 from tute_site.settings import redis_channel_layer
@@ -27,9 +28,9 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 def running_habanero():
     users = [UserFactory(chips=1000), UserFactory(chips=1000)]
-    table = services.table_create(master=users[0], options={"variant": "habanero"})
-    services.table_sit(table_id=table.pk, user=users[1])
-    services.game_start(table_id=table.pk, user=users[0])
+    table = seating.table_create(master=users[0], options={"variant": "habanero"})
+    seating.table_sit(table_id=table.pk, user=users[1])
+    play.game_start(table_id=table.pk, user=users[0])
     return table, users
 
 
@@ -46,11 +47,11 @@ class DownLayer:
 
 def test_a_move_stands_when_its_pushes_cannot_be_sent(monkeypatch, caplog):
     table, users = running_habanero()
-    count = action_count(game_of(table.pk).record)
+    count = game_of(table.pk).action_count
     seat, action = a_legal_move(table.pk)
     monkeypatch.setattr(push, "get_channel_layer", DownLayer)
-    services.game_act(table_id=table.pk, user=users[seat], action=action, count=count)
-    assert action_count(game_of(table.pk).record) == count + 1
+    play.game_act(table_id=table.pk, user=users[seat], action=action, count=count)
+    assert game_of(table.pk).action_count == count + 1
     assert "pushes lost" in caplog.text
 
 
@@ -90,7 +91,7 @@ async def test_a_socket_whose_redis_went_away_closes_cleanly_and_its_player_coun
     else:
         monkeypatch.setattr(RedisPubSubLoopLayer, "receive", down)
     seat, action = await sync_to_async(a_legal_move)(table.pk)
-    await sync_to_async(services.game_act)(
+    await sync_to_async(play.game_act)(
         table_id=table.pk, user=users[seat], action=action, count=first["count"]
     )
     closed = await socket.receive_output(timeout=5)
@@ -109,7 +110,7 @@ async def test_a_socket_whose_redis_went_away_closes_cleanly_and_its_player_coun
 
 async def _a_move_reaches(socket, table_id: int, users, count: int) -> None:
     seat, action = await sync_to_async(a_legal_move)(table_id)
-    await sync_to_async(services.game_act)(
+    await sync_to_async(play.game_act)(
         table_id=table_id, user=users[seat], action=action, count=count
     )
     pushed = await socket.receive_json_from(timeout=5)

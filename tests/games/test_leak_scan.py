@@ -28,9 +28,10 @@ from channels.db import database_sync_to_async as sync_to_async
 from django.test import Client
 from django.utils import translation
 
-from games import services
+from bench.client import merged
 from games.engine import CARDS, from_record
 from games.models import Game
+from games.table import play, seating
 from games.templatetags.cards import card_label
 from tests.accounts.factories import UserFactory
 from tests.games.live import card_codes, record_of, table_socket
@@ -117,10 +118,10 @@ def seated_table(options: dict) -> tuple[int, list, object, dict[str, Client]]:
     logged-in web client for each viewer (None: the anonymous one)."""
     players = options.get("players", 2 if options["variant"] == "habanero" else 4)
     users = [UserFactory(chips=1000) for _ in range(players)]
-    table = services.table_create(master=users[0], options={**options, "guests": True})
+    table = seating.table_create(master=users[0], options={**options, "guests": True})
     for user in users[1:]:
-        services.table_sit(table_id=table.pk, user=user)
-    services.game_start(table_id=table.pk, user=users[0])
+        seating.table_sit(table_id=table.pk, user=user)
+    play.game_start(table_id=table.pk, user=users[0])
     spectator = UserFactory()
     clients = {}
     for user in [*users, spectator]:
@@ -158,13 +159,18 @@ class Viewer:
         self.state = first
 
     async def next_state(self) -> dict:
-        """Frames up to the next `state`; all of them kept for the scan."""
+        """Frames up to the next `state` or `update`, merged into the viewer's state; all of
+        them kept for the scan."""
         while True:
             frame = await self.socket.receive_json_from(timeout=10)
             self.frames.append(frame)
             if frame["type"] == "state":
                 self.state = frame
                 return frame
+            if frame["type"] == "update":
+                assert frame["version"] == self.state["version"] + 1, "a push was lost"
+                self.state = merged(self.state, frame)
+                return self.state
 
 
 def scan_frames(viewers: list[Viewer], record: dict) -> int:

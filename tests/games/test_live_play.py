@@ -9,8 +9,8 @@ import random
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
 
-from games import services
 from games.models import Game, GameSeat, Table
+from games.table import seating
 from tests.accounts.factories import UserFactory
 from tests.games.live import check_frame, record_of, table_socket
 
@@ -19,9 +19,9 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 def seated_table(options: dict, players: int) -> tuple[Table, list]:
     users = [UserFactory(chips=1000) for _ in range(players)]
-    table = services.table_create(master=users[0], options=options, ip_address="10.0.0.1")
+    table = seating.table_create(master=users[0], options=options, ip_address="10.0.0.1")
     for n, user in enumerate(users[1:], start=1):
-        services.table_sit(table_id=table.pk, user=user, seat=n, ip_address=f"10.0.0.{n + 1}")
+        seating.table_sit(table_id=table.pk, user=user, seat=n, ip_address=f"10.0.0.{n + 1}")
     return table, users
 
 

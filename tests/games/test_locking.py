@@ -9,10 +9,10 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from games import services
 from games.models import Game, Table
-from games.selectors import action_count, game_state
-from games.services import TableError
+from games.table import play, seating
+from games.table.record import game_record, game_state
+from games.table.refusals import TableError
 from tests.accounts.factories import UserFactory
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -20,16 +20,16 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 def running_habanero() -> tuple[Table, list]:
     users = [UserFactory(chips=1000), UserFactory(chips=1000)]
-    table = services.table_create(master=users[0], options={"variant": "habanero"})
-    services.table_sit(table_id=table.pk, user=users[1])
-    services.game_start(table_id=table.pk, user=users[0])
+    table = seating.table_create(master=users[0], options={"variant": "habanero"})
+    seating.table_sit(table_id=table.pk, user=users[1])
+    play.game_start(table_id=table.pk, user=users[0])
     return Table.objects.get(pk=table.pk), users
 
 
 def test_a_move_waiting_for_the_lock_sees_the_move_made_meanwhile_and_is_stale():
     table, users = running_habanero()
     game = Game.objects.get(pk=table.game_id)
-    count = action_count(game.record)
+    count = game.action_count
     seat = game_state(game=game).to_move
     first, second = game_state(game=game).legal_actions()[seat][:2]
     holding = threading.Event()
@@ -42,7 +42,7 @@ def test_a_move_waiting_for_the_lock_sees_the_move_made_meanwhile_and_is_stale()
                 Table.objects.select_for_update().get(pk=table.pk)
                 holding.set()
                 time.sleep(1.0)
-                services.game_act(
+                play.game_act(
                     table_id=table.pk, user=users[seat], action=first.to_dict(), count=count
                 )
         finally:
@@ -53,9 +53,9 @@ def test_a_move_waiting_for_the_lock_sees_the_move_made_meanwhile_and_is_stale()
     assert holding.wait(10)
     # From the same screen (the same count): it must wait, then find the game moved on.
     with pytest.raises(TableError) as refused:
-        services.game_act(table_id=table.pk, user=users[seat], action=second.to_dict(), count=count)
+        play.game_act(table_id=table.pk, user=users[seat], action=second.to_dict(), count=count)
     other.join(10)
     assert refused.value.code == "stale"
-    record = Game.objects.get(pk=game.pk).record
-    assert action_count(record) == count + 1
+    record = game_record(game=Game.objects.get(pk=game.pk))
+    assert Game.objects.get(pk=game.pk).action_count == count + 1
     assert record["deals"][-1]["actions"][-1] == first.to_dict()

@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.services import user_mute, user_unmute
-from games import services
+from games.table import seating
 from tests.accounts.factories import ModeratorFactory, UserFactory
 from tests.games.live import table_socket
 
@@ -18,8 +18,8 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 def two_at_a_table():
     ana, beto = UserFactory(username="ana"), UserFactory(username="beto")
-    table = services.table_create(master=ana, options={"variant": "habanero"})
-    services.table_sit(table_id=table.pk, user=beto)
+    table = seating.table_create(master=ana, options={"variant": "habanero"})
+    seating.table_sit(table_id=table.pk, user=beto)
     return table, ana, beto, ModeratorFactory(username="mod")
 
 

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from games import services
 from games.engine import new_game
 from games.models import Game, GameSeat, Table
+from games.table import seating
 from tests.accounts.factories import UserFactory
 from tests.games.test_export import play_random_game
 from tests.rules.html import find
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def open_table(master=None, **options) -> Table:
     master = master or UserFactory(chips=1000)
-    return services.table_create(master=master, options=options)
+    return seating.table_create(master=master, options=options)
 
 
 def tile_ids(html: str) -> list[int]:
@@ -34,8 +34,8 @@ def test_lobby_lists_each_table_with_players_free_seats_and_options(client):
     alice = UserFactory(username="alice", chips=1000)
     bob = UserFactory(username="bob", chips=1000)
     table = open_table(alice, variant="tute", players=4, stake=50, rounds=3, private=True)
-    services.table_invite(table_id=table.pk, user=alice, username="bob")
-    services.table_sit(table_id=table.pk, user=bob)
+    seating.table_invite(table_id=table.pk, user=alice, username="bob")
+    seating.table_sit(table_id=table.pk, user=bob)
     html = client.get("/tables/").content.decode()
     (tile,) = [li for li in find(html, "li", data_table_id=str(table.pk))]
     assert "Tute" in tile.text and "4 players, in pairs" in tile.text
@@ -49,7 +49,7 @@ def test_lobby_filters_by_variant_free_seats_and_stake(client):
     tute = open_table(variant="tute", players=4)
     habanero = open_table(variant="habanero", players=2, stake=100)
     full = open_table(variant="habanero", players=2)
-    services.table_sit(table_id=full.pk, user=UserFactory(chips=1000))
+    seating.table_sit(table_id=full.pk, user=UserFactory(chips=1000))
     practice = open_table(variant="pocha", players=3, competitive=False)
     assert tile_ids(client.get("/tables/").content.decode()) == [
         practice.pk,

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async as sync_to_async
 from django.utils import timezone
 
 from accounts.services import user_mute
-from games import services
+from games.table import seating
 from tests.accounts.factories import ModeratorFactory, UserFactory
 from tests.games.live import open_socket, table_socket
 from tests.games.test_socket_faults import current, move, next_push
@@ -69,7 +69,7 @@ async def real_frames() -> dict[str, dict]:
     """One frame of each kind the server sends, from a real table."""
     alice, bob = await sync_to_async(lambda: (UserFactory(chips=500), UserFactory(chips=500)))()
     lobby = await open_socket("/ws/lobby/")
-    table = await sync_to_async(services.table_create)(
+    table = await sync_to_async(seating.table_create)(
         master=alice, options={"variant": "tute", "players": 2, "stake": 10}
     )
     frames = {"tables": await lobby.receive_json_from(timeout=5)}
@@ -83,7 +83,8 @@ async def real_frames() -> dict[str, dict]:
             pass
     await move(sockets)
     await move(sockets)
-    frames["state"] = (await move(sockets))[0]
+    frames["update"] = (await move(sockets))[0]
+    frames["state"] = await current(sockets[0])
     await sockets[1].send_json_to({"type": "chat", "text": "hola"})
     while (frame := await sockets[1].receive_json_from(timeout=5))["type"] != "chat":
         pass
@@ -98,10 +99,10 @@ async def real_frames() -> dict[str, dict]:
     while (frame := await sockets[1].receive_json_from(timeout=5))["type"] != "mute":
         pass
     frames["mute"] = frame
-    alone = await sync_to_async(services.table_create)(
+    alone = await sync_to_async(seating.table_create)(
         master=await sync_to_async(UserFactory)(), options={"variant": "habanero"}
     )
-    await sync_to_async(services.table_stand)(table_id=alone.pk, user=alone.master)
+    await sync_to_async(seating.table_stand)(table_id=alone.pk, user=alone.master)
     while (frame := await lobby.receive_json_from(timeout=5))["type"] != "table_closed":
         pass
     frames["table_closed"] = frame

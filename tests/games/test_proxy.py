@@ -6,8 +6,8 @@ from channels.db import database_sync_to_async as sync_to_async
 from django.test import RequestFactory
 
 from accounts.ip import client_ip
-from games import services
 from games.models import GameSeat
+from games.table import seating
 from rankings.models import BoardRow, GameResult
 from rankings.services import game_result_award
 from tests.accounts.factories import UserFactory
@@ -23,7 +23,7 @@ async def play_a_competitive_game(peers, forwarded_for):
     """Two players play a whole 2-player tute at a stake, each socket from `peers[n]` with
     `forwarded_for[n]` as its X-Forwarded-For. Returns the game's id."""
     master, guest = await sync_to_async(lambda: (UserFactory(chips=500), UserFactory(chips=500)))()
-    table = await sync_to_async(services.table_create)(
+    table = await sync_to_async(seating.table_create)(
         master=master, options={"variant": "tute", "players": 2, "stake": 20}
     )
     sockets = []

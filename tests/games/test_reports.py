@@ -10,8 +10,9 @@ from django.utils import timezone, translation
 
 from accounts.models import ModerationAction
 from accounts.moderators import moderators_group_sync
-from games import reports, services
+from games import reports
 from games.models import Report
+from games.table import chat, play, seating
 from tests.accounts.factories import ModeratorFactory, UserFactory
 from tests.accounts.moderation import messages_after
 
@@ -24,9 +25,9 @@ QUEUE = "/admin/games/report/"
 def table():
     """A running habanero game between ana and beto, and a chat in which beto is rude."""
     ana, beto = UserFactory(username="ana"), UserFactory(username="Beto_99")
-    table = services.table_create(master=ana, options={"variant": "habanero"})
-    services.table_sit(table_id=table.pk, user=beto)
-    services.game_start(table_id=table.pk, user=ana)
+    table = seating.table_create(master=ana, options={"variant": "habanero"})
+    seating.table_sit(table_id=table.pk, user=beto)
+    play.game_start(table_id=table.pk, user=ana)
     for user, text in [
         (ana, "hola"),
         (beto, "qué tal"),
@@ -35,7 +36,7 @@ def table():
         (ana, "calma"),
         (beto, "perdón"),
     ]:
-        services.chat_post(table_id=table.pk, user=user, text=text)
+        chat.chat_post(table_id=table.pk, user=user, text=text)
     table.refresh_from_db()
     return table
 

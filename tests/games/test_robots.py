@@ -8,10 +8,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import services, timers
+from games import timers
 from games.engine import Action, from_record
 from games.models import CancelProposal, Game, GameSeat, ServerProcess, Table, TableSeat
-from games.selectors import action_count, game_live
+from games.table import cancel, play, presence, refusals, robots, seating
+from games.table.record import game_record
 from rankings.models import GameResultSeat, XpEvent
 from rankings.selectors import chips_balance
 from tests.accounts.factories import UserFactory
@@ -30,7 +31,7 @@ def after_deadline(game: Game):
 
 
 def sweep_at(game: Game) -> dict:
-    return timers.sweep(now=after_deadline(game), inline=True)
+    return timers.sweep(now=after_deadline(game))
 
 
 def play_to_the_end(table_id: int, users: dict[int, object]) -> Game:
@@ -41,9 +42,9 @@ def play_to_the_end(table_id: int, users: dict[int, object]) -> Game:
         if game.status != Game.Status.PLAYING:
             return game
         if game.deadline_kind == "move" and game.deadline_seat in users:
-            state = from_record(game.record)
+            state = from_record(game_record(game=game))
             action = state.legal_actions_for(game.deadline_seat)[0]
-            services.game_act(
+            play.game_act(
                 table_id=table_id, user=users[game.deadline_seat], action=action.to_dict()
             )
         else:
@@ -53,7 +54,7 @@ def play_to_the_end(table_id: int, users: dict[int, object]) -> Game:
 
 def test_practice_table_puts_robots_in_the_other_seats_and_risks_nothing():
     player = UserFactory(chips=1000)
-    table = services.table_practice(
+    table = seating.table_practice(
         master=player, options={"variant": "tute", "players": 4, "pairs": True}
     )
     seats = list(TableSeat.objects.filter(table=table).order_by("seat"))
@@ -64,13 +65,13 @@ def test_practice_table_puts_robots_in_the_other_seats_and_risks_nothing():
         (3, None, "heuristic"),
     ]
     game = current(table.pk)
-    state = from_record(game.record)
+    state = from_record(game_record(game=game))
     # Pairs: the robot opposite (seat 2) is the player's partner.
     assert state.side_of[0] == state.side_of[2] != state.side_of[1]
     assert not game.competitive and game.stake == 0
     game = play_to_the_end(table.pk, {0: player})
     assert game.status == Game.Status.FINISHED
-    assert from_record(game.record).over
+    assert from_record(game_record(game=game)).over
     assert chips_balance(user=player) == 1000
     assert not XpEvent.objects.filter(user=player).exists()
     assert Table.objects.get(pk=table.pk).status == Table.Status.OPEN
@@ -86,7 +87,7 @@ def test_practice_table_puts_robots_in_the_other_seats_and_risks_nothing():
 )
 def test_practice_games_of_every_variant_play_to_the_end(options):
     player = UserFactory()
-    table = services.table_practice(master=player, options={**options, "move_time": 0})
+    table = seating.table_practice(master=player, options={**options, "move_time": 0})
     # Automatic mode: the server plays the player's moves too.
     game = play_to_the_end(table.pk, {})
     assert game.status == Game.Status.FINISHED
@@ -96,56 +97,53 @@ def test_practice_games_of_every_variant_play_to_the_end(options):
 
 def test_a_timeout_plays_a_legal_move_for_the_player_and_three_hand_the_seat_to_a_robot():
     table, users = seated_table({"variant": "habanero", "move_time": 20}, 2)
-    services.game_start(table_id=table.pk, user=users[0])
+    play.game_start(table_id=table.pk, user=users[0])
     game = current(table.pk)
     assert game.deadline_kind == "move"
     # The player has the table's move time from the start of the game.
     assert timedelta(seconds=20) <= game.deadline_at - game.started_at < timedelta(seconds=25)
     for timeouts in (1, 2, 3):
         game = current(table.pk)
-        seat, count = game.deadline_seat, action_count(game.record)
-        before = from_record(game.record)
+        seat, count = game.deadline_seat, game.action_count
+        before = from_record(game_record(game=game))
         # Not yet due: nothing happens.
-        assert timers.sweep(now=game.deadline_at - timedelta(seconds=1), inline=True)["games"] == 0
+        assert timers.sweep(now=game.deadline_at - timedelta(seconds=1))["games"] == 0
         assert sweep_at(game)["games"] == 1
         game = current(table.pk)
         # At the third timeout the robot keeps the seat: it may go on at once (a trick won
         # leads the next).
-        assert action_count(game.record) == count + 1 or timeouts == 3
-        actions = [a for deal in game.record["deals"] for a in deal["actions"]]
+        assert game.action_count == count + 1 or timeouts == 3
+        actions = [a for deal in game_record(game=game)["deals"] for a in deal["actions"]]
         played = Action.from_dict(actions[count], 2)
         assert played.seat == seat and played in before.legal_actions_for(seat)
         assert GameSeat.objects.get(game=game, seat=seat).timeouts == timeouts
         # Let the other seat act, so the timed-out seat is waited for again.
         while game.deadline_seat != seat and game.status == Game.Status.PLAYING:
             other = game.deadline_seat
-            action = from_record(game.record).legal_actions_for(other)[0]
-            services.game_act(table_id=table.pk, user=users[other], action=action.to_dict())
+            action = from_record(game_record(game=game)).legal_actions_for(other)[0]
+            play.game_act(table_id=table.pk, user=users[other], action=action.to_dict())
             game = current(table.pk)
     # After three timeouts in a row the robot keeps the seat: it acts after the robot delay.
     assert GameSeat.objects.get(game=game, seat=seat).timeouts == 3
     assert game.deadline_kind == "robot" and game.deadline_seat == seat
-    # The frames say so: the page offers the player their seat back.
-    assert game_live(game=game, move_time=20)["seats"][seat]["robot_holds"]
-    services.game_resume(table_id=table.pk, user=users[seat])
+    presence.game_resume(table_id=table.pk, user=users[seat])
     game = current(table.pk)
     assert GameSeat.objects.get(game=game, seat=seat).timeouts == 0
-    assert not game_live(game=game, move_time=20)["seats"][seat]["robot_holds"]
     assert game.deadline_kind == "move" and game.deadline_seat == seat
 
 
 def test_a_stale_timer_after_the_move_was_made_does_nothing():
     table, users = seated_table({"variant": "tute", "players": 2, "move_time": 30}, 2)
-    services.game_start(table_id=table.pk, user=users[0])
+    play.game_start(table_id=table.pk, user=users[0])
     game = current(table.pk)
     stale_count, seat = game.deadline_count, game.deadline_seat
-    action = from_record(game.record).legal_actions_for(seat)[0]
-    services.game_act(table_id=table.pk, user=users[seat], action=action.to_dict())
+    action = from_record(game_record(game=game)).legal_actions_for(seat)[0]
+    play.game_act(table_id=table.pk, user=users[seat], action=action.to_dict())
     moved = current(table.pk)
     far = timezone.now() + timedelta(hours=1)
     # The timer set before the move fires late (a task queued before the move ran late).
-    assert services.game_timer_fire(game_id=game.pk, count=stale_count, now=far) == 0
-    assert current(table.pk).record == moved.record
+    assert robots.game_timer_fire(game_id=game.pk, count=stale_count, now=far) == 0
+    assert game_record(game=current(table.pk)) == game_record(game=moved)
     assert GameSeat.objects.get(game=game, seat=seat).timeouts == 0
 
 
@@ -154,7 +152,7 @@ async def test_a_disconnect_hands_the_seat_to_a_robot_and_a_reconnect_takes_it_b
     table, users = await sync_to_async(seated_table)(
         {"variant": "tute", "players": 2, "move_time": 60}, 2
     )
-    await sync_to_async(services.game_start)(table_id=table.pk, user=users[0])
+    await sync_to_async(play.game_start)(table_id=table.pk, user=users[0])
     game = await sync_to_async(current)(table.pk)
     away = game.deadline_seat  # the seat to move goes away
     stays = 1 - away
@@ -189,7 +187,6 @@ async def test_a_disconnect_hands_the_seat_to_a_robot_and_a_reconnect_takes_it_b
         "away": False,
         "abandoned": False,
         "timeouts": 0,
-        "robot_holds": False,
     }
     seat_row = await sync_to_async(GameSeat.objects.get)(game=game, seat=away)
     assert seat_row.away_since is None and not seat_row.abandoned
@@ -199,10 +196,10 @@ async def test_a_disconnect_hands_the_seat_to_a_robot_and_a_reconnect_takes_it_b
 
 def test_after_the_grace_period_the_player_has_abandoned_and_loses():
     table, users = seated_table({"variant": "tute", "players": 4, "move_time": 300}, 4)
-    services.game_start(table_id=table.pk, user=users[0])
+    play.game_start(table_id=table.pk, user=users[0])
     game = current(table.pk)
     for seat, user in enumerate(users):
-        services.table_socket_open(
+        presence.table_socket_open(
             table_id=table.pk,
             user=user,
             channel_name=f"c{seat}",
@@ -211,23 +208,23 @@ def test_after_the_grace_period_the_player_has_abandoned_and_loses():
         )
     # This test's time jumps ahead: the process holding the sockets stays alive meanwhile.
     ServerProcess.objects.filter(pk=PROCESS).update(last_seen=timezone.now() + timedelta(days=1))
-    services.table_socket_close(channel_name="c0")
+    presence.table_socket_close(channel_name="c0")
     gone = GameSeat.objects.get(game=game, seat=0)
     assert gone.away_since is not None and not gone.abandoned
     # Not yet: the grace period runs.
-    timers.sweep(now=gone.abandon_at - timedelta(seconds=1), inline=True)
+    timers.sweep(now=gone.abandon_at - timedelta(seconds=1))
     assert not GameSeat.objects.get(pk=gone.pk).abandoned
-    timers.sweep(now=gone.abandon_at, inline=True)
+    timers.sweep(now=gone.abandon_at)
     assert GameSeat.objects.get(pk=gone.pk).abandoned
     # Coming back now changes nothing: the robot finishes the game.
-    services.table_socket_open(
+    presence.table_socket_open(
         table_id=table.pk, user=users[0], channel_name="c0b", process_id=PROCESS, ip_address=None
     )
-    with pytest.raises(services.TableError) as refused:
-        services.game_cancel_propose(table_id=table.pk, user=users[0])
+    with pytest.raises(refusals.TableError) as refused:
+        cancel.game_cancel_propose(table_id=table.pk, user=users[0])
     assert refused.value.code == "invalid"
     game = play_to_the_end(table.pk, {1: users[1], 2: users[2], 3: users[3]})
-    state = from_record(game.record)
+    state = from_record(game_record(game=game))
     winners = set(
         game.result["winner"]
         if isinstance(game.result["winner"], list)
@@ -250,20 +247,20 @@ def staked_table(stake: int = 100) -> tuple[Table, list]:
     table, users = seated_table(
         {"variant": "tute", "players": 4, "stake": stake, "move_time": 300}, 4
     )
-    services.game_start(table_id=table.pk, user=users[0])
+    play.game_start(table_id=table.pk, user=users[0])
     return table, users
 
 
 def test_a_cancel_accepted_by_all_refunds_every_stake_but_the_abandoners():
     table, users = staked_table(100)
     assert [chips_balance(user=u) for u in users] == [900] * 4
-    services.game_leave(table_id=table.pk, user=users[3])
+    presence.game_leave(table_id=table.pk, user=users[3])
     game = current(table.pk)
     assert GameSeat.objects.get(game=game, seat=3).abandoned
-    proposal = services.game_cancel_propose(table_id=table.pk, user=users[1])
-    services.game_cancel_answer(table_id=table.pk, user=users[0], accept=True)
+    proposal = cancel.game_cancel_propose(table_id=table.pk, user=users[1])
+    cancel.game_cancel_answer(table_id=table.pk, user=users[0], accept=True)
     assert current(table.pk).status == Game.Status.PLAYING  # seat 2 has not answered
-    services.game_cancel_answer(table_id=table.pk, user=users[2], accept=True)
+    cancel.game_cancel_answer(table_id=table.pk, user=users[2], accept=True)
     game = current(table.pk)
     assert game.status == Game.Status.CANCELLED
     assert CancelProposal.objects.get(pk=proposal.pk).status == "accepted"
@@ -276,24 +273,24 @@ def test_a_cancel_accepted_by_all_refunds_every_stake_but_the_abandoners():
 
 def test_a_cancel_refused_or_unanswered_changes_nothing():
     table, users = staked_table(50)
-    record = current(table.pk).record
-    services.game_cancel_propose(table_id=table.pk, user=users[0])
-    with pytest.raises(services.TableError):
-        services.game_cancel_propose(table_id=table.pk, user=users[2])
-    services.game_cancel_answer(table_id=table.pk, user=users[1], accept=True)
-    services.game_cancel_answer(table_id=table.pk, user=users[2], accept=False)
+    record = game_record(game=current(table.pk))
+    cancel.game_cancel_propose(table_id=table.pk, user=users[0])
+    with pytest.raises(refusals.TableError):
+        cancel.game_cancel_propose(table_id=table.pk, user=users[2])
+    cancel.game_cancel_answer(table_id=table.pk, user=users[1], accept=True)
+    cancel.game_cancel_answer(table_id=table.pk, user=users[2], accept=False)
     game = current(table.pk)
-    assert game.status == Game.Status.PLAYING and game.record == record
+    assert game.status == Game.Status.PLAYING and game_record(game=game) == record
     assert [chips_balance(user=u) for u in users] == [950] * 4
     assert CancelProposal.objects.get(game=game).status == "refused"
-    with pytest.raises(services.TableError):
-        services.game_cancel_answer(table_id=table.pk, user=users[3], accept=True)
+    with pytest.raises(refusals.TableError):
+        cancel.game_cancel_answer(table_id=table.pk, user=users[3], accept=True)
     # A new proposal nobody else answers ends after its 60 seconds.
-    proposal = services.game_cancel_propose(table_id=table.pk, user=users[3])
+    proposal = cancel.game_cancel_propose(table_id=table.pk, user=users[3])
     assert abs(proposal.expires_at - proposal.created_at - timedelta(seconds=60)) < timedelta(
         seconds=1
     )
-    timers.sweep(now=proposal.expires_at, inline=True)
+    timers.sweep(now=proposal.expires_at)
     assert CancelProposal.objects.get(pk=proposal.pk).status == "expired"
     assert current(table.pk).status == Game.Status.PLAYING
     assert [chips_balance(user=u) for u in users] == [950] * 4
@@ -301,13 +298,13 @@ def test_a_cancel_refused_or_unanswered_changes_nothing():
 
 def test_a_killed_process_counts_its_players_away():
     table, users = seated_table({"variant": "habanero", "move_time": 300}, 2)
-    services.game_start(table_id=table.pk, user=users[0])
-    services.table_socket_open(
+    play.game_start(table_id=table.pk, user=users[0])
+    presence.table_socket_open(
         table_id=table.pk, user=users[1], channel_name="dead", process_id=PROCESS, ip_address=None
     )
-    services.server_process_beat(process_id=PROCESS)
+    presence.server_process_beat(process_id=PROCESS)
     later = timezone.now() + timedelta(minutes=1)
-    assert timers.sweep(now=later, inline=True)["sockets"] == 1
+    assert timers.sweep(now=later)["sockets"] == 1
     seat = GameSeat.objects.get(game=current(table.pk), seat=1)
     assert seat.away_since == later
 
@@ -317,11 +314,11 @@ def test_the_process_that_sweeps_is_never_taken_for_dead_however_late_its_beat()
     # late, and it must not close its own players' sockets (they would be away, and robots
     # would play for them).
     table, users = seated_table({"variant": "habanero", "move_time": 300}, 2)
-    services.game_start(table_id=table.pk, user=users[0])
-    services.table_socket_open(
+    play.game_start(table_id=table.pk, user=users[0])
+    presence.table_socket_open(
         table_id=table.pk, user=users[1], channel_name="mine", process_id=PROCESS, ip_address=None
     )
-    services.server_process_beat(process_id=PROCESS)
+    presence.server_process_beat(process_id=PROCESS)
     later = timezone.now() + timedelta(minutes=1)
-    assert timers.sweep(now=later, inline=True, alive=PROCESS)["sockets"] == 0
+    assert timers.sweep(now=later, alive=PROCESS)["sockets"] == 0
     assert GameSeat.objects.get(game=current(table.pk), seat=1).away_since is None

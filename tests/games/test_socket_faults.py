@@ -7,7 +7,8 @@ import pytest
 from channels.db import database_sync_to_async as sync_to_async
 from django.db import OperationalError
 
-from games import push, services
+from games import push
+from games.table import play, seating
 from tests.accounts.factories import UserFactory
 from tests.games.live import record_of, table_socket
 
@@ -16,7 +17,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 def two_player_table(**options):
     master, guest = UserFactory(chips=1000), UserFactory(chips=1000)
-    table = services.table_create(master=master, options={"variant": "habanero", **options})
+    table = seating.table_create(master=master, options={"variant": "habanero", **options})
     return table, master, guest
 
 
@@ -41,10 +42,10 @@ async def test_a_service_that_fails_answers_busy_keeps_the_socket_open_and_chang
     mover, frame = sockets[turn], frames[turn]
     before = await record_of(table.pk)
 
-    def broken(**kwargs):
+    def broken(*args, **kwargs):
         raise RuntimeError("a bug in the middle of a move")
 
-    monkeypatch.setattr(services, "_apply", broken)
+    monkeypatch.setattr(play, "apply", broken)
     action = frame["game"]["view"]["legal_actions"][0]
     await mover.send_json_to({"type": "act", "action": action, "count": frame["count"]})
     error = await mover.receive_json_from(timeout=5)
@@ -90,16 +91,16 @@ async def test_a_database_fault_is_tried_again_or_refused_never_half_done(
     table, sockets, frames = await started_game()
     turn = frames[0]["game"]["view"]["turn"]
     mover, frame = sockets[turn], frames[turn]
-    real_apply = services._apply
+    real_apply = play.apply
     failures = []
 
-    def failing_once(**kwargs):
+    def failing_once(*args, **kwargs):
         if not failures:
             failures.append(fault)
             raise database_error(fault)
-        return real_apply(**kwargs)
+        return real_apply(*args, **kwargs)
 
-    monkeypatch.setattr(services, "_apply", failing_once)
+    monkeypatch.setattr(play, "apply", failing_once)
     action = frame["game"]["view"]["legal_actions"][0]
     await mover.send_json_to({"type": "act", "action": action, "count": frame["count"]})
     answer = await mover.receive_json_from(timeout=5)
@@ -119,10 +120,10 @@ async def test_a_database_fault_is_tried_again_or_refused_never_half_done(
 
 
 async def next_push(socket) -> dict:
-    """The next state pushed to `socket` by a change (not the answer to a sync)."""
+    """The next update pushed to `socket` by a change."""
     while True:
         frame = await socket.receive_json_from(timeout=5)
-        if frame["type"] == "state" and frame["event"] is not None:
+        if frame["type"] == "update":
             return frame
 
 

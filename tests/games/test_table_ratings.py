@@ -3,8 +3,8 @@ rating changes and trophies for its summary, and no rating moved by a cancelled 
 
 import pytest
 
-from games import services
-from games.selectors import table_state_for
+from games.table import cancel, play
+from games.table.frames import table_state_for
 from rankings.models import Rating, RatingChange, TrophyAward
 from rankings.services import game_result_award
 from rankings.tasks import award_sweep
@@ -23,7 +23,7 @@ def test_a_full_competitive_table_shows_each_sides_chance_before_the_game_only()
     assert [side["seats"] for side in chances] == [[0], [1]]
     assert chances[0]["percent"] > 50 > chances[1]["percent"]
     assert sum(side["percent"] for side in chances) in (99, 100, 101)
-    services.game_start(table_id=table.pk, user=users[0])
+    play.game_start(table_id=table.pk, user=users[0])
     assert table_state_for(table_id=table.pk, user=users[1])["chances"] is None
 
 
@@ -67,9 +67,9 @@ def test_the_summary_gets_each_players_rating_change_and_new_trophy_once_awarded
 
 def test_a_cancelled_game_moves_no_rating():
     table, users = seated({"variant": "tute", "players": 2}, 2)
-    services.game_start(table_id=table.pk, user=users[0])
-    services.game_cancel_propose(table_id=table.pk, user=users[0])
-    services.game_cancel_answer(table_id=table.pk, user=users[1], accept=True)
+    play.game_start(table_id=table.pk, user=users[0])
+    cancel.game_cancel_propose(table_id=table.pk, user=users[0])
+    cancel.game_cancel_answer(table_id=table.pk, user=users[1], accept=True)
     award_sweep(older_than_seconds=0)
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
     assert not TrophyAward.objects.exists()

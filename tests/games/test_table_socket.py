@@ -4,8 +4,8 @@ import pytest
 from channels.db import database_sync_to_async as sync_to_async
 
 from accounts.moderators import moderators_group_sync
-from games import services
 from games.models import GameSeat
+from games.table import play, seating
 from tests.accounts.factories import ModeratorFactory, UserFactory
 from tests.games.live import check_frame, open_socket, record_of, table_socket
 
@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 def new_table(**options):
     master = UserFactory(chips=1000)
-    return services.table_create(master=master, options=options), master
+    return seating.table_create(master=master, options=options), master
 
 
 @pytest.mark.asyncio
@@ -133,10 +133,10 @@ async def test_the_lobby_hears_when_a_table_opens_fills_starts_and_closes():
     assert opened["type"] == "table" and opened["table"]["id"] == table.pk
     assert opened["table"]["free_seats"] == 1 and opened["table"]["options"]["stake"] == 10
     guest = await sync_to_async(UserFactory)(chips=100)
-    await sync_to_async(services.table_sit)(table_id=table.pk, user=guest)
+    await sync_to_async(seating.table_sit)(table_id=table.pk, user=guest)
     filled = await lobby.receive_json_from(timeout=5)
     assert filled["table"]["free_seats"] == 0
-    await sync_to_async(services.game_start)(table_id=table.pk, user=master)
+    await sync_to_async(play.game_start)(table_id=table.pk, user=master)
     started = await lobby.receive_json_from(timeout=5)
     assert started["table"]["status"] == "playing" and started["table"]["game_id"]
 
@@ -144,7 +144,7 @@ async def test_the_lobby_hears_when_a_table_opens_fills_starts_and_closes():
         moderator = ModeratorFactory()
         moderators_group_sync()
         moderator = type(moderator).objects.get(pk=moderator.pk)
-        services.table_close(table_id=table.pk, moderator=moderator)
+        seating.table_close(table_id=table.pk, moderator=moderator)
 
     await sync_to_async(close)()
     assert await lobby.receive_json_from(timeout=5) == {

@@ -2,19 +2,19 @@
 
 import pytest
 
-from games import services
 from games.models import Table
 from games.selectors import lobby_tables
+from games.table import seating
 from tests.accounts.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_lobby_filters_by_variant_free_seats_and_stake():
-    full = services.table_create(master=UserFactory(chips=100), options={"variant": "habanero"})
-    services.table_sit(table_id=full.pk, user=UserFactory())
-    rich = services.table_create(master=UserFactory(chips=900), options={"stake": 500})
-    cheap = services.table_create(master=UserFactory(chips=100), options={"stake": 20})
+    full = seating.table_create(master=UserFactory(chips=100), options={"variant": "habanero"})
+    seating.table_sit(table_id=full.pk, user=UserFactory())
+    rich = seating.table_create(master=UserFactory(chips=900), options={"stake": 500})
+    cheap = seating.table_create(master=UserFactory(chips=100), options={"stake": 20})
     ids = lambda rows: sorted(row["id"] for row in rows)  # noqa: E731
     assert ids(lobby_tables()) == sorted([full.pk, rich.pk, cheap.pk])
     assert ids(lobby_tables(variant="habanero")) == [full.pk]
@@ -23,7 +23,7 @@ def test_the_lobby_filters_by_variant_free_seats_and_stake():
 
 
 def test_the_lobby_page_lists_tables_and_reads_its_filters(client):
-    table = services.table_create(master=UserFactory(username="alice"), options={})
+    table = seating.table_create(master=UserFactory(username="alice"), options={})
     page = client.get("/tables/").content.decode()
     assert f"/tables/{table.pk}/" in page and "alice" in page
     assert f"/tables/{table.pk}/" not in client.get("/tables/?variant=pocha").content.decode()

@@ -8,8 +8,8 @@ from channels.db import database_sync_to_async as sync_to_async
 
 from bench.client import TableClient
 from bench.processes import child_env, database_url, running_daphne
-from games import services
 from games.models import GameSeat
+from games.table import seating
 from tests.accounts.factories import UserFactory
 from tests.games.live import check_frame, record_of, session_cookie
 
@@ -18,8 +18,8 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 def running_habanero() -> tuple[int, list[str]]:
     users = [UserFactory(chips=1000), UserFactory(chips=1000)]
-    table = services.table_create(master=users[0], options={"variant": "habanero"})
-    services.table_sit(table_id=table.pk, user=users[1])
+    table = seating.table_create(master=users[0], options={"variant": "habanero"})
+    seating.table_sit(table_id=table.pk, user=users[1])
     return table.pk, [session_cookie(u) for u in users]
 
 

@@ -6,9 +6,9 @@ import re
 import pytest
 
 from games.engine.options import STOCK_PLAY
-from games.option_labels import OPTION_LABELS, STOCK_PLAY_LABELS
 from games.rules.examples import example
 from games.rules.pages import PAGES
+from games.table.options import OPTION, OPTIONS
 
 from .html import find
 
@@ -121,18 +121,20 @@ def test_the_stock_play_settings_are_named_as_on_the_table_form(client, lang, la
 def test_the_options_table_names_each_option_and_value(client, lang):
     html = client.get(url("tables", lang)).content.decode()
     rows = [r for r in find(html, "tr") if "data-option" in r.attrs]
-    assert {r.attrs["data-option"] for r in rows} == set(OPTION_LABELS)
+    # Every option the rules explain, in the order of the table form.
+    explained = [o.name for o in OPTIONS if o.meaning is not None]
+    assert [r.attrs["data-option"] for r in rows] == explained
     headers = [th.text for th in find(html, "th", scope="row")]
     from django.utils import translation
 
     with translation.override(lang):
-        assert headers == [str(OPTION_LABELS[r.attrs["data-option"]]) for r in rows]
+        assert headers == [str(OPTION[r.attrs["data-option"]].label) for r in rows]
         stock = next(r for r in rows if r.attrs["data-option"] == "stock_play").text
-        assert all(str(STOCK_PLAY_LABELS[v]) in stock for v in STOCK_PLAY)
+        assert all(str(OPTION["stock_play"].value_label(v)) in stock for v in STOCK_PLAY)
     for row in rows:
         assert row.attrs["data-option"] not in row.text.split()
         assert not IDENTIFIER.findall(row.text), row.text
 
 
 def test_every_stock_play_setting_has_a_label():
-    assert set(STOCK_PLAY_LABELS) == set(STOCK_PLAY)
+    assert set(OPTION["stock_play"].value_labels) == set(STOCK_PLAY)

@@ -17,7 +17,7 @@ from django.urls.resolvers import RoutePattern
 
 from accounts.models import Friendship, User
 from accounts.validators import username_validator
-from games import services
+from games.table import chat, play, seating
 from tests.accounts.factories import ModeratorFactory, StaffUserFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -105,7 +105,7 @@ def test_every_post_form_carries_the_token_and_htmx_posts_send_it():
     body's hx-headers give htmx the same token, and a friend request posted as htmx posts it
     (the header, no form field) goes through, while the same post without it is refused."""
     master, friend = UserFactory(chips=1000), UserFactory(chips=1000)
-    table = services.table_create(master=master, options={"variant": "habanero"})
+    table = seating.table_create(master=master, options={"variant": "habanero"})
     client = Client(enforce_csrf_checks=True)
     client.force_login(master)
     pages = [
@@ -184,10 +184,10 @@ def test_a_name_with_html_characters_is_refused(name):
 
 def test_chat_is_escaped_in_the_admin_and_never_drawn_as_html_by_the_table_page():
     master, guest = UserFactory(chips=1000), UserFactory(chips=1000)
-    table = services.table_create(master=master, options={"variant": "habanero"})
-    services.table_sit(table_id=table.pk, user=guest)
+    table = seating.table_create(master=master, options={"variant": "habanero"})
+    seating.table_sit(table_id=table.pk, user=guest)
     evil = '<script>alert("x")</script><img src=x onerror=alert(1)>'
-    services.chat_post(table_id=table.pk, user=guest, text=evil)
+    chat.chat_post(table_id=table.pk, user=guest, text=evil)
     moderator = Client()
     moderator.force_login(ModeratorFactory())
     for path in ("/admin/games/chatmessage/", f"/admin/games/table/{table.pk}/change/"):
@@ -221,23 +221,24 @@ def test_every_deal_is_shuffled_by_the_systems_random_source(monkeypatch):
     or predict from earlier deals): a spy in its place sees each deal's shuffle."""
     assert SpyRandom.__mro__[1] is random.SystemRandom
     SpyRandom.made = SpyRandom.shuffles = 0
-    monkeypatch.setattr(services.secrets, "SystemRandom", SpyRandom)
+    monkeypatch.setattr(play.secrets, "SystemRandom", SpyRandom)
     users = [UserFactory(chips=1000), UserFactory(chips=1000)]
-    table = services.table_create(master=users[0], options={"variant": "habanero"})
-    services.table_sit(table_id=table.pk, user=users[1])
-    services.game_start(table_id=table.pk, user=users[0])
+    table = seating.table_create(master=users[0], options={"variant": "habanero"})
+    seating.table_sit(table_id=table.pk, user=users[1])
+    play.game_start(table_id=table.pk, user=users[0])
     assert (SpyRandom.made, SpyRandom.shuffles) == (1, 1)
     # Play the deal out, then deal the next: a second shuffle, from a new SystemRandom.
     from games.engine import from_record
     from games.models import Table
+    from games.table.record import game_record
 
     def state():
-        return from_record(Table.objects.get(pk=table.pk).game.record)
+        return from_record(game_record(game=Table.objects.get(pk=table.pk).game))
 
     while not state().needs_deal and not state().over:
         current = state()
         seat, actions = next((s, a) for s, a in current.legal_actions().items() if a)
-        services.game_act(table_id=table.pk, user=users[seat], action=actions[0].to_dict())
+        play.game_act(table_id=table.pk, user=users[seat], action=actions[0].to_dict())
     if not state().over:
-        services.game_next_deal(table_id=table.pk, user=users[0])
+        play.game_next_deal(table_id=table.pk, user=users[0])
         assert (SpyRandom.made, SpyRandom.shuffles) == (2, 2)

@@ -14,7 +14,7 @@ from django.utils import timezone
 import tute_site.celery  # noqa: F401 - sets the filter up, as the worker and beat do
 from games import tasks
 from games.models import Game
-from games.services import table_practice
+from games.table.seating import table_practice
 from games.tasks import sweep_timers
 from tests.accounts.factories import UserFactory
 

@@ -98,3 +98,91 @@ def test_no_accounts_migration_depends_on_an_app_above_it():
         if app == "accounts":
             parents = {parent[0] for parent in graph.node_map[(app, name)].parents}
             assert not parents & {"rankings", "games"}, (name, parents)
+
+
+# --- The live-play wing (games/table/) -----------------------------------------------------
+
+
+def module_graph(package: str) -> dict[str, set[str]]:
+    """Each module of `package` and the modules of `package` it imports, at any depth
+    (inside functions and under TYPE_CHECKING too); `from a import b` counts as importing
+    the module a.b when there is one."""
+    files = {
+        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): path
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names if alias.name in files}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                for alias in node.names:
+                    module = f"{node.module}.{alias.name}"
+                    found.add(module if module in files else node.module)
+        graph[name] = (found & files.keys()) - {name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of `graph`: its strongly connected parts of two modules or more."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in sorted(graph[module]):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            part = []
+            while True:
+                other = stack.pop()
+                part.append(other)
+                if other == module:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_no_import_cycle_in_games():
+    assert cycles(module_graph("games")) == []
+
+
+def test_the_cycle_finder_finds_a_cycle_through_a_late_import():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+
+
+def test_the_clock_imports_neither_play_nor_robots():
+    """The clock decides who plays a seat and when the timer runs out; acting on it is
+    robots' job, on play's services."""
+    imported = module_graph("games")["games.table.clock"]
+    assert not imported & {"games.table.play", "games.table.robots"}
+
+
+def test_the_engine_is_the_ground_floor_of_the_wing():
+    graph = module_graph("games")
+    engine = {name for name in graph if name.startswith("games.engine")}
+    assert not any(graph[name] - engine for name in engine)
+
+
+def test_no_module_of_the_wing_is_over_400_lines():
+    sizes = {
+        path.name: len(path.read_text().splitlines())
+        for path in (ROOT / "games" / "table").glob("*.py")
+    }
+    assert max(sizes.values()) <= 400, sizes

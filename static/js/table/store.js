@@ -1,13 +1,15 @@
 /* The table's frames (docs/protocol.md), kept in step with the table's version.
 
    The store holds the last snapshot: the keys of a `state` frame (table, game, chat, chances,
-   you, version, count, event). A `state` is whole: it replaces the snapshot unless it is older
-   than it. An `update` holds only the keys that changed, each replacing the snapshot's key
-   whole, and is applied only when its version is exactly one more than the snapshot's: an
-   older or equal one is dropped (a push that crossed a sync's answer), a later one means a
-   push was lost, so the store asks for the whole state (`{"type": "sync"}`) and applies
-   nothing but a `state` until it comes. Chat lines come in their own frames and change no
-   version. No DOM here: the parts of the page watch the slice of the store they show. */
+   you, version, count, event). A `state` is whole: it replaces the snapshot unless it is
+   older (one of the same version still brings the chat lines a lost socket missed). An
+   `update` holds only the keys that changed, each replacing the snapshot's key whole, but
+   for `game`, whose parts replace the game's own (a game of another id comes whole). It is
+   applied only when its version is exactly one more than the snapshot's: an older or equal
+   one is dropped (a push that crossed a sync's answer), a later one means a push was lost,
+   so the store asks for the whole state (`{"type": "sync"}`) and applies nothing but a
+   `state` until it comes. Chat lines come in their own frames and change no version. No DOM
+   here: the parts of the page watch the slice of the store they show. */
 
 // The keys an `update` may carry, each replacing the snapshot's own.
 const REPLACED = ["table", "game", "chances", "you"];
@@ -16,7 +18,8 @@ const HELD_AT_MOST = 64;
 
 export function createStore({ sync }) {
   let snapshot = null;
-  let gameAt = 0; // when `game` last came: its countdowns run from its `seconds`
+  // When each timer (`game.deadline`, `game.cancel`) came: it counts down from its `seconds`.
+  const arrived = new WeakMap();
   let pending = null; // the kind of request sent and not answered yet ("act", "resume"…)
   let awaiting = true; // only a whole `state` may be applied: on connect, after a gap
   const held = new Map(); // updates that came while awaiting, by version
@@ -35,8 +38,11 @@ export function createStore({ sync }) {
     } else {
       snapshot = { ...snapshot, version: frame.version, count: frame.count, event: frame.event };
       for (const key of REPLACED) if (key in frame) snapshot[key] = frame[key];
+      if ("game" in frame) snapshot.game = gameWith(previous.game, frame.game);
     }
-    if (frame.type === "state" || "game" in frame) gameAt = Date.now();
+    for (const timer of [frame.game?.deadline, frame.game?.cancel]) {
+      if (timer) arrived.set(timer, Date.now());
+    }
     pending = null; // whatever was asked has been answered, or the screen moved on
     redraw();
     for (const listener of frameListeners) listener(snapshot, previous);
@@ -121,7 +127,8 @@ export function createStore({ sync }) {
     },
     get snapshot() { return snapshot; },
     get version() { return snapshot ? snapshot.version : null; },
-    get gameAt() { return gameAt; },
+    // When a timer of the snapshot came (0 for one it never held).
+    arrivedAt(timer) { return arrived.get(timer) || 0; },
     /* A part of the page: `select(snapshot, {pending})` gives the plain data it shows, and
        `draw(slice)` draws it, only when it differs from the slice drawn last. Returns a
        function that runs it again, for a part that also shows something of its own (a
@@ -145,6 +152,12 @@ export function createStore({ sync }) {
       frameListeners.push(listener);
     },
   };
+}
+
+// The game held with an update's parts of it in place; a new game (another id) is whole.
+function gameWith(held, parts) {
+  if (!held || !parts || held.id !== parts.id) return parts;
+  return { ...held, ...parts };
 }
 
 // Whether two slices (plain JSON-like data) hold the same values.

@@ -7,7 +7,7 @@ import { deadline, gameOn, mySeat } from "./model.js";
 
 export function startTimers(store, app) {
   const left = (timer) =>
-    Math.max(0, Math.ceil(timer.seconds - (Date.now() - store.gameAt) / 1000));
+    Math.max(0, Math.ceil(timer.seconds - (Date.now() - store.arrivedAt(timer)) / 1000));
 
   function tick() {
     const S = store.snapshot;

@@ -1,4 +1,8 @@
-"""The engine's refusals, in the player's language.
+"""Refusals at a table: `TableError`, and the engine's refusals in the player's language.
+
+A service refuses a request by raising `TableError` with one of docs/protocol.md's error
+codes; it changes nothing (its transaction rolls back). A move the engine refuses becomes
+`TableError("illegal")` with the engine's reason, by kind.
 
 The engine (games/engine) refuses an action with a kind (:class:`games.engine.Refusal`, which
 names its RULES.md section) and the values that explain it. Players read it in French, Spanish
@@ -100,6 +104,31 @@ MESSAGES: dict[Refusal, Promise] = {
     R.CAPOTE_NEEDS_BOOL: _("Capote needs true or false."),
     R.BID_NEEDS_INT: _("A bid needs a whole number."),
 }
+
+
+class TableError(Exception):
+    """A refused request: `code` is one of docs/protocol.md's error codes, `message` a
+    translatable sentence, `rule` a RULES.md section or None, `field` an option name or None."""
+
+    def __init__(
+        self, code: str, message: Any, *, rule: str | None = None, field: str | None = None
+    ) -> None:
+        super().__init__(str(message))
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.field = field
+
+
+def illegal(refusal: IllegalAction) -> TableError:
+    """The engine's refusal of a move, as the table's refusal."""
+    error = translate_engine_error(refusal)
+    return TableError("illegal", error.message, rule=error.rule)
+
+
+def malformed(refusal: MalformedAction) -> TableError:
+    """An action the engine cannot read, as the table's refusal."""
+    return TableError("malformed", translate_engine_error(refusal).message)
 
 
 def _fill(message: Promise, values: Mapping[str, Any]) -> str:

@@ -1,0 +1,285 @@
+"""The frames a table's sockets get (docs/protocol.md), built from the room.
+
+A seat's frame holds that seat's view alone; the spectators' holds the view of seat None,
+with no hand at all. Two kinds:
+
+- `state`, the whole table as one seat sees it: on connect and on `sync`;
+- `update`, after each change: the event, the table's new version and only what changed:
+  the parts of the seat's `game` that changed (after a move: its view, count and timer),
+  the `table` (with `chances`) after a change of the table's summary. Chat lines have their
+  own frame (games/table/chat.py).
+
+A lost update is harmless: the next frame's version shows the gap and the client asks for
+the whole state again (`sync`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import User
+from games import push
+from games.engine.cards import SUITS
+from games.engine.rulebook import cante_value
+from games.models import ChatMessage, Game, Table, TableSeat
+from games.table.clock import robot_holds, robot_playing
+from games.table.options import table_options
+from games.table.room import Room
+from rankings import selectors as rankings_selectors
+
+CHAT_HISTORY = 50
+# What a move changes of a seat's `game`: the rest (who plays each seat, the proposal to
+# cancel, the cantes' values) stays as the last frame said.
+MOVE = ("count", "view", "deadline")
+
+
+def utc(moment: Any) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+def seat_json(seat: TableSeat) -> dict[str, Any]:
+    """A taken seat: a player's username, or a robot's name (practice tables)."""
+    if seat.user_id is None:
+        return {"seat": seat.seat, "user": None, "robot": seat.robot}
+    return {"seat": seat.seat, "user": seat.user.username, "robot": None}
+
+
+def table_summary(*, table: Table, seats: list[TableSeat]) -> dict[str, Any]:
+    """A table as the lobby and the table socket show it (docs/protocol.md)."""
+    by_seat = {s.seat: s for s in seats}
+    row: list[dict[str, Any] | None] = [
+        seat_json(by_seat[n]) if n in by_seat else None for n in range(table.players)
+    ]
+    return {
+        "id": table.pk,
+        "url": table.get_absolute_url(),
+        "status": table.status,
+        "master": table.master.username,
+        "options": table_options(table),
+        "seats": row,
+        "free_seats": sum(1 for entry in row if entry is None),
+        "game_id": table.game_id,
+        # Why a moderator closed the table ("" otherwise).
+        "close_reason": table.close_reason,
+    }
+
+
+def chat_json(message: ChatMessage) -> dict[str, Any]:
+    return {
+        "id": message.pk,
+        "user": message.user.username,
+        "text": message.text,
+        "at": utc(message.created_at),
+    }
+
+
+def chat_history(*, table: Table) -> list[dict[str, Any]]:
+    latest = table.chat_messages.select_related("user").order_by("-created_at", "-pk")
+    return [chat_json(m) for m in reversed(latest[:CHAT_HISTORY])]
+
+
+def game_live(room: Room) -> dict[str, Any]:
+    """Who plays each seat, the running timer and the open cancel proposal of the room's
+    game: the parts of a frame's `game` every seat sees alike."""
+    game, seats = room.game, room.game_seats
+    now = timezone.now()
+    names = {gs.user_id: gs.user.username for gs in seats if gs.user_id is not None}
+    deadline = None
+    if game.status == Game.Status.PLAYING and game.deadline_at is not None:
+        deadline = {
+            "kind": game.deadline_kind,
+            "seat": game.deadline_seat,
+            "at": utc(game.deadline_at),
+            "seconds": round(max(0.0, (game.deadline_at - now).total_seconds()), 1),
+        }
+    cancel = None
+    proposal = room.proposal if game.status == Game.Status.PLAYING else None
+    if proposal is not None:
+        voters = [gs.user_id for gs in seats if gs.user_id is not None and not gs.abandoned]
+        cancel = {
+            "by": names.get(proposal.proposed_by_id),
+            "expires_at": utc(proposal.expires_at),
+            "seconds": round(max(0.0, (proposal.expires_at - now).total_seconds()), 1),
+            "accepted": [names[u] for u in proposal.accepted if u in names],
+            "waiting": [names[u] for u in voters if u not in proposal.accepted],
+        }
+    move_time = room.table.move_time
+    return {
+        "seats": [
+            {
+                "seat": gs.seat,
+                "user": names.get(gs.user_id),
+                "robot": robot_playing(gs, move_time=move_time),
+                "robot_holds": robot_holds(gs),
+                "away": gs.away_since is not None and not gs.abandoned,
+                "abandoned": gs.abandoned,
+                "timeouts": gs.timeouts,
+            }
+            for gs in seats
+        ],
+        "deadline": deadline,
+        "cancel": cancel,
+    }
+
+
+def sing_values(room: Room) -> dict[str, int] | None:
+    """What a cante in each suit is worth this deal (RULES.md §7), or None where nothing is
+    sung (pocha, or before the deal)."""
+    state = room.state
+    if not state.rules.cantes or state.deal_index < 0:
+        return None
+    return {suit: cante_value(n, state.trump) for n, suit in enumerate(SUITS)}
+
+
+def game_json(
+    room: Room, *, seat: int | None, watch: bool, live: dict[str, Any], sings: Any
+) -> dict[str, Any]:
+    """The `game` part of a frame for one seat (None: spectator; `watch` False: may not
+    watch, so no view at all). `live` is `game_live()`'s, `sings` `sing_values()`'s."""
+    game, state = room.game, room.state
+    over = game.status != Game.Status.PLAYING
+    return {
+        **live,
+        "id": game.pk,
+        "status": game.status,
+        "count": game.action_count,
+        "deals": game.deal_count,
+        "view": state.view(seat).to_dict() if watch else None,
+        "sing_values": sings,
+        # Hands are shown once the game is over, never before.
+        "deal_summaries": state.deal_summaries() if over and watch else None,
+        "result": {"over": True, **game.result} if over and game.result else None,
+    }
+
+
+def table_chances(room: Room) -> list | None:
+    """Each side's chance to win the game about to start at a full competitive table, from
+    the ratings: [{"seats": [0, 2], "percent": 62}, …]; None at any other moment."""
+    table, seats = room.table, room.seats
+    if not table.competitive or room.playing:
+        return None
+    users = {seat.seat: seat.user_id for seat in seats}
+    if len(users) < table.players or None in users.values():
+        return None
+    pairs = table.variant == "tute" and table.players == 4 and table.pairs
+    sides = [[0, 2], [1, 3]] if pairs else [[seat] for seat in range(table.players)]
+    chances = rankings_selectors.win_chances_for(
+        variant=table.variant,
+        players=table.players,
+        pairs=pairs,
+        sides=[[users[seat] for seat in side] for side in sides],
+    )
+    return [
+        {"seats": side, "percent": round(100 * chance)}
+        for side, chance in zip(sides, chances, strict=True)
+    ]
+
+
+def _watchers(room: Room, only: list[int | None] | None) -> list[int | None]:
+    return [*range(room.table.players), None] if only is None else only
+
+
+def _games(room: Room, seats: list[int | None]) -> dict[int | None, dict[str, Any] | None]:
+    """Each seat's `game`, built from one reading of what every seat sees alike."""
+    if room.game is None:
+        return dict.fromkeys(seats)
+    live, sings = game_live(room), sing_values(room)
+    # A spectator sees the game and the chat only while the table admits guests.
+    return {
+        seat: game_json(
+            room, seat=seat, watch=seat is not None or room.table.guests, live=live, sings=sings
+        )
+        for seat in seats
+    }
+
+
+def state_frames(room: Room, *, only: list[int | None] | None = None) -> dict[int | None, dict]:
+    """One `state` frame per seat (keyed by seat number) and one for spectators (key
+    None), each holding only what that seat may see; `only` picks some of them. `event` is
+    None and `you` is left for the socket to add."""
+    table = room.table
+    seats = _watchers(room, only)
+    summary = table_summary(table=table, seats=room.seats)
+    chat = chat_history(table=table)
+    chances = table_chances(room)
+    games = _games(room, seats)
+    return {
+        seat: {
+            "type": "state",
+            "table_id": table.pk,
+            "version": table.version,
+            "count": room.game.action_count if room.game is not None else 0,
+            "event": None,
+            "table": summary,
+            "game": games[seat],
+            "chat": chat if seat is not None or table.guests else [],
+            "chances": chances,
+        }
+        for seat in seats
+    }
+
+
+def update_frames(
+    room: Room, event: dict[str, Any], *, table: bool, game: bool | tuple[str, ...]
+) -> dict[int | None, dict[str, Any]]:
+    """One `update` frame per seat and one for spectators: the event, and this seat's
+    `game` (if `game` is true; only those of its keys if it names some) and the table's
+    summary (if `table` changed)."""
+    seats = _watchers(room, None)
+    base: dict[str, Any] = {
+        "type": "update",
+        "table_id": room.table.pk,
+        "version": room.table.version,
+        "count": room.game.action_count if room.game is not None else 0,
+        "event": event,
+    }
+    if table:
+        base["table"] = table_summary(table=room.table, seats=room.seats)
+        base["chances"] = table_chances(room)
+    if not game:
+        return {seat: base for seat in seats}
+    games = _games(room, seats)
+    if game is not True:
+        games = {seat: {key: games[seat][key] for key in ("id", *game)} for seat in seats}
+    return {seat: {**base, "game": games[seat]} for seat in seats}
+
+
+def broadcast(
+    room: Room,
+    event: dict[str, Any],
+    *,
+    table: bool = False,
+    game: bool | tuple[str, ...] = True,
+    skip_seat: int | None = None,
+) -> None:
+    """After commit, push each seat its own update and the spectators theirs, and the lobby
+    the table's new row when the table's summary changed (`table`). The frames are built now,
+    so they describe this transaction. Each push is a new version of the table (the table is
+    locked, so no two share one). `game` is true when the game changed, or names the keys
+    of its frame that did (e.g. `MOVE`). `skip_seat`'s group gets nothing: a player coming back
+    reads the whole state as their socket connects."""
+    if not room.bumped:
+        Table.objects.filter(pk=room.table.pk).update(version=F("version") + 1)
+        room.table.version += 1
+        room.bumped = True
+    frames = update_frames(room, event, table=table, game=game if room.game else False)
+    if skip_seat is not None:
+        frames.pop(skip_seat, None)
+    messages = push.table_messages(room.table.pk, frames)
+    if table:
+        messages.append(push.lobby_message(frames[None]["table"]))
+    transaction.on_commit(lambda: push.send(messages), robust=True)
+
+
+def table_state_for(*, table_id: int, user: User | None) -> dict[str, Any] | None:
+    """The whole current state as `user` may see it (None: no such table)."""
+    table = Table.objects.select_related("master").filter(pk=table_id).first()
+    if table is None:
+        return None
+    room = Room(table=table)
+    seat = room.seat_of(user)
+    return state_frames(room, only=[seat])[seat]

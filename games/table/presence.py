@@ -1,0 +1,203 @@
+"""Leaving and presence: who is at the table, who went away, who gave up (RULES.md §11).
+
+A player with no socket left at a running game is away: a robot plays their seat, and after
+the grace period they have abandoned. A player may also leave on purpose (they abandon), or
+take their seat back from the robot after three timeouts.
+
+| service | what | locks |
+|---|---|---|
+| `game_resume` | a player takes their seat back from the robot after timeouts | the table |
+| `game_leave` | a player leaves a running game on purpose: they abandon it | the table |
+| `game_seat_abandon` | a disconnected player's grace period ran out: they abandoned | the table |
+| `table_socket_open` | a user's table socket opened: an away player is back | the table |
+| `table_socket_close` | a table socket closed: with none left, the player is away | the table |
+| `server_process_beat` | a daphne process says it is alive | its own row |
+| `server_process_sweep` | the sockets of a killed process are closed | each table in turn |
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Game, GameSeat, ServerProcess, Table, TableSeat, TableSocket
+from games.table.clock import reschedule
+from games.table.frames import broadcast
+from games.table.room import Room, locked_room, require_user
+from games.table.seating import unseat
+
+
+@transaction.atomic
+def game_resume(*, table_id: int, user: User) -> Game:
+    """A player takes their seat back from the robot that played it after three timeouts in
+    a row. Locks the table."""
+    user = require_user(user)
+    room = locked_room(table_id)
+    seat = room.require_seated(user)
+    game = room.require_game()
+    game_seat = room.playing_seat(seat)
+    if game_seat.timeouts:
+        game_seat.timeouts = 0
+        game_seat.save(update_fields=["timeouts"])
+        reschedule(room)
+        broadcast(room, {"kind": "resume", "by": user.username, "seat": seat})
+    return game
+
+
+def _abandon(room: Room, game_seat: GameSeat, event: dict[str, Any], *, table: bool) -> None:
+    game_seat.abandoned = True
+    game_seat.abandon_at = None
+    game_seat.save(update_fields=["abandoned", "abandon_at"])
+    reschedule(room)
+    broadcast(room, event, table=table)
+
+
+@transaction.atomic
+def game_leave(*, table_id: int, user: User) -> Table:
+    """A player leaves a running game on purpose (the page asks them to confirm): they have
+    abandoned it, so they lose it whatever its result; a robot finishes it for them. They
+    leave the table too. Locks the table."""
+    user = require_user(user)
+    room = locked_room(table_id)
+    seat = room.require_seated(user)
+    room.require_game()
+    game_seat = room.game_seat(seat)
+    unseat(room, user)
+    event = {"kind": "leave", "by": user.username, "seat": seat}
+    if game_seat.abandoned:
+        broadcast(room, event, table=True)
+    else:
+        _abandon(room, game_seat, event, table=True)
+    return room.table
+
+
+@transaction.atomic
+def game_seat_abandon(*, game_id: int, seat: int, now: Any = None) -> bool:
+    """A disconnected player's grace period is over: they have abandoned, and the robot that
+    plays their seat finishes the game. Run by the sweeper. Locks the table."""
+    now = now or timezone.now()
+    table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return False
+    room = locked_room(table_id, closed=True)
+    game = room.game
+    if game is None or game.pk != game_id or game.status != Game.Status.PLAYING:
+        return False
+    game_seat = room.game_seat(seat)
+    if game_seat.abandoned or game_seat.away_since is None:
+        return False
+    if game_seat.abandon_at is None or game_seat.abandon_at > now:
+        return False
+    event = {"kind": "abandoned", "by": game_seat.user.username, "seat": seat}
+    _abandon(room, game_seat, event, table=False)
+    return True
+
+
+# --- Presence: who has a socket open at a table --------------------------------------------
+
+
+@transaction.atomic
+def server_process_beat(*, process_id: Any) -> None:
+    """A daphne process says it is alive. Locks its own row."""
+    ServerProcess.objects.update_or_create(id=process_id, defaults={"last_seen": timezone.now()})
+
+
+def _away_seat(room: Room, user_id: int, *, away: bool) -> GameSeat | None:
+    """The running game's seat of `user_id` if it is (`away`) or is not away, and not
+    abandoned."""
+    if not room.playing:
+        return None
+    return next(
+        (
+            gs
+            for gs in room.game_seats
+            if gs.user_id == user_id and not gs.abandoned and (gs.away_since is not None) == away
+        ),
+        None,
+    )
+
+
+@transaction.atomic
+def table_socket_open(
+    *, table_id: int, user: User, channel_name: str, process_id: Any, ip_address: str | None
+) -> None:
+    """A logged-in user's table socket opened in process `process_id`. A seated player's
+    address is noted for the next game; a player who was away is back in their seat, where
+    it stands. Locks the table."""
+    if user is None or not user.is_authenticated:
+        return
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        return
+    room = Room(table=table)
+    now = timezone.now()
+    ServerProcess.objects.get_or_create(id=process_id, defaults={"last_seen": now})
+    TableSocket.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={"table": table, "user": user, "process_id": process_id},
+    )
+    if ip_address is not None:
+        TableSeat.objects.filter(table=table, user=user).exclude(ip_address=ip_address).update(
+            ip_address=ip_address
+        )
+    game_seat = _away_seat(room, user.pk, away=True)
+    if game_seat is not None:
+        game_seat.away_since = game_seat.abandon_at = None
+        game_seat.save(update_fields=["away_since", "abandon_at"])
+        reschedule(room)
+        event = {"kind": "back", "by": user.username, "seat": game_seat.seat}
+        broadcast(room, event, skip_seat=game_seat.seat)
+
+
+@transaction.atomic
+def table_socket_close(*, channel_name: str, now: Any = None) -> None:
+    """A table socket closed (or its process died). A player with no socket left at a
+    running game is away: a robot plays their seat, and after the grace period they have
+    abandoned. Locks the table."""
+    row = TableSocket.objects.filter(pk=channel_name).select_related("user").first()
+    if row is None:
+        return
+    room = locked_room(row.table_id, closed=True)
+    TableSocket.objects.filter(pk=channel_name).delete()
+    if TableSocket.objects.filter(table_id=row.table_id, user_id=row.user_id).exists():
+        return
+    game_seat = _away_seat(room, row.user_id, away=False)
+    if game_seat is None:
+        return
+    now = now or timezone.now()
+    game_seat.away_since = now
+    game_seat.abandon_at = now + timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS)
+    game_seat.save(update_fields=["away_since", "abandon_at"])
+    reschedule(room)
+    # The player has no socket left at this table: their seat's group needs nothing.
+    event = {"kind": "away", "by": row.user.username, "seat": game_seat.seat}
+    broadcast(room, event, skip_seat=game_seat.seat)
+
+
+def server_process_sweep(*, now: Any = None, alive: Any = None) -> int:
+    """Close the sockets of every daphne process that stopped beating (killed): their
+    players are away unless they reconnected elsewhere. Returns how many sockets closed.
+    `alive`, the process sweeping (the embedded default), is never taken for dead: under
+    load its beat may be late, but it is running. Each socket is closed in its own
+    transaction, locking its table."""
+    now = now or timezone.now()
+    dead_before = now - timedelta(seconds=settings.SERVER_DEAD_SECONDS)
+    dead = list(
+        ServerProcess.objects.filter(last_seen__lt=dead_before)
+        .exclude(pk=alive)
+        .values_list("pk", flat=True)
+    )
+    if not dead:
+        return 0
+    channels = list(
+        TableSocket.objects.filter(process_id__in=dead).values_list("channel_name", flat=True)
+    )
+    for channel_name in channels:
+        table_socket_close(channel_name=channel_name, now=now)
+    ServerProcess.objects.filter(pk__in=dead, last_seen__lt=dead_before).delete()
+    return len(channels)

@@ -1,0 +1,242 @@
+"""The room: everything at one table, loaded once under the table's lock.
+
+Every change at a table starts with `locked_room`: it takes the table's row with the lock
+(so any number of processes can serve one table) and reads it in the same statement. The
+rest of the room (the seats, the running game with its seats, the engine state) is read the
+first time a service asks for it, once, after the lock: nothing a service reads is older
+than the lock, and nothing is read twice.
+
+The table's `version` counts the changes pushed to its sockets (docs/protocol.md). Every
+change to a room's rows (table, seats, game, game seats) is pushed, so the version also
+says whether a room read earlier, without the lock, is still current: the robots think on
+such a room and act only if the version did not move (games/table/robots.py).
+
+Under PostgreSQL's READ COMMITTED a statement sees the rows as they were when it started,
+so the locking statement reads nothing but the table's own row (which the lock returns as
+its holder left it); the game is read by the next statement, after the lock was granted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import OuterRef, Subquery
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games.engine import GameState
+from games.models import CancelProposal, Game, GameSeat, Table, TableSeat
+from games.table.record import game_state
+from games.table.refusals import TableError
+
+_UNSET: Any = object()
+
+
+@dataclass(eq=False)
+class Room:
+    """One table as a service sees it under the lock. `bumped`: the locking statement
+    already counted this change in the table's version."""
+
+    table: Table
+    bumped: bool = False
+    _seats: list[TableSeat] | None = None
+    _game: Game | None = _UNSET
+    _game_seats: list[GameSeat] = field(default_factory=list)
+    _proposal: CancelProposal | None = _UNSET
+    _state: GameState | None = None
+
+    @property
+    def seats(self) -> list[TableSeat]:
+        """The table's seats with their users, in seat order."""
+        if self._seats is None:
+            self._seats = list(self.table.seats.select_related("user").order_by("seat"))
+        return self._seats
+
+    def seats_changed(self) -> None:
+        """The table's seats were written: read them again when next asked."""
+        self._seats = None
+
+    @property
+    def game(self) -> Game | None:
+        """The table's current (or last) game, read with its seats in one statement."""
+        if self._game is _UNSET:
+            self._load_game()
+        return self._game
+
+    @property
+    def game_seats(self) -> list[GameSeat]:
+        """The game's seats with their users, in seat order."""
+        if self._game is _UNSET:
+            self._load_game()
+        return self._game_seats
+
+    def _load_game(self) -> None:
+        self._game, self._game_seats = None, []
+        if self.table.game_id is not None:
+            self._take(_game_rows(game_id=self.table.game_id))
+
+    def _take(self, rows: list[GameSeat]) -> None:
+        if not rows:
+            return
+        game = rows[0].game
+        for row in rows:
+            row.game = game
+        self._game, self._game_seats = game, rows
+        self._proposal = _UNSET if rows[0].open_proposal else None
+        self.table.game = game
+
+    def set_game(self, game: Game, game_seats: list[GameSeat]) -> None:
+        """A game just started at this table."""
+        self.table.game = game
+        self._game, self._game_seats, self._proposal, self._state = game, game_seats, None, None
+
+    @property
+    def state(self) -> GameState | None:
+        """The engine state of the table's game (None without a game). Services change it
+        in place as they apply actions."""
+        if self._state is None and self.game is not None:
+            self._state = game_state(game=self.game)
+        return self._state
+
+    @state.setter
+    def state(self, value: GameState) -> None:
+        self._state = value
+
+    @property
+    def proposal(self) -> CancelProposal | None:
+        """The game's open proposal to cancel, if any."""
+        if self._proposal is _UNSET:
+            game = self.game
+            self._proposal = (
+                None
+                if game is None
+                else CancelProposal.objects.filter(
+                    game=game, status=CancelProposal.Status.OPEN
+                ).first()
+            )
+        return self._proposal
+
+    @proposal.setter
+    def proposal(self, value: CancelProposal | None) -> None:
+        self._proposal = value
+
+    @property
+    def playing(self) -> bool:
+        game = self.game
+        return game is not None and game.status == Game.Status.PLAYING
+
+    def seat_of(self, user: User | None) -> int | None:
+        """The table seat `user` holds, or None."""
+        if user is None or not user.is_authenticated:
+            return None
+        return next((s.seat for s in self.seats if s.user_id == user.pk), None)
+
+    def game_seat(self, seat: int) -> GameSeat:
+        return next(gs for gs in self.game_seats if gs.seat == seat)
+
+    # --- Refusals every service shares -----------------------------------------------------
+
+    def require_open(self) -> None:
+        if self.table.status == Table.Status.CLOSED:
+            raise TableError("invalid", _("This table is closed."))
+
+    def require_master(self, user: User) -> None:
+        if self.table.master_id != user.pk:
+            raise TableError("not_master", _("Only the table's master may do that."))
+
+    def require_seated(self, user: User) -> int:
+        seat = self.seat_of(user)
+        if seat is None:
+            raise TableError("not_seated", _("You are not seated at this table."))
+        return seat
+
+    def require_game(self) -> Game:
+        if not self.playing:
+            raise TableError("no_game", _("No game is running at this table."))
+        return self.game
+
+    def player_seat(self, user: User) -> GameSeat:
+        """The running game's seat `user` plays, refusing a player who is not seated, a
+        table with no game running and a player who abandoned. Reads the table's seats only
+        to refuse: a player's move needs the game's seats alone."""
+        mine = next(
+            (gs for gs in self.game_seats if gs.user_id == user.pk and not gs.abandoned), None
+        )
+        if mine is not None and self.playing:
+            return mine
+        seat = self.require_seated(user)
+        self.require_game()
+        return self.playing_seat(seat)
+
+    def playing_seat(self, seat: int) -> GameSeat:
+        game_seat = self.game_seat(seat)
+        if game_seat.abandoned:
+            raise TableError("invalid", _("You abandoned this game: a robot plays your seat."))
+        return game_seat
+
+
+def _game_rows(*related: str, **where: Any) -> list[GameSeat]:
+    """A game's seats with their users and the game itself (its record left out: it is read
+    only if the state must be rebuilt, games/table/record.py), and whether a proposal to
+    cancel is open: one statement."""
+    open_proposal = CancelProposal.objects.filter(
+        game=OuterRef("game_id"), status=CancelProposal.Status.OPEN
+    ).values("pk")[:1]
+    return list(
+        GameSeat.objects.filter(**where)
+        .select_related("game", "user", *related)
+        .defer("game__record")
+        .annotate(open_proposal=Subquery(open_proposal))
+        .order_by("seat")
+    )
+
+
+def require_user(user: User | None) -> User:
+    if user is None or not user.is_authenticated:
+        raise TableError("login_required", _("Log in to do that."))
+    return user
+
+
+def _table_id(table_id: Any) -> int:
+    if not isinstance(table_id, int) or isinstance(table_id, bool):
+        raise TableError("unknown_table", _("There is no such table."))
+    return table_id
+
+
+def locked_room(table_id: Any, *, bump: bool = False, closed: bool = False) -> Room:
+    """The room of table `table_id`, its row locked until the transaction ends. Every change
+    at a table starts here. Refuses an unknown table, and a closed one unless `closed`.
+
+    `bump`: the caller's change will be pushed whatever happens (a move): the locking
+    statement counts it in the version too, one statement for both."""
+    table_id = _table_id(table_id)
+    if bump:
+        rows = list(
+            Table.objects.raw(
+                f"UPDATE {Table._meta.db_table} SET version = version + 1 "
+                "WHERE id = %s RETURNING *",
+                [table_id],
+            )
+        )
+        table = rows[0] if rows else None
+    else:
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise TableError("unknown_table", _("There is no such table."))
+    room = Room(table=table, bumped=bump)
+    if not closed:
+        room.require_open()
+    return room
+
+
+def read_room(game_id: int) -> Room | None:
+    """The room of the table where game `game_id` is played, read without any lock, in one
+    statement: for a robot to think on (`Room.table.version` says later whether it is still
+    current). None if the game is not the current game of a table."""
+    rows = _game_rows("game__current_at", game_id=game_id, game__current_at__isnull=False)
+    if not rows:
+        return None
+    room = Room(table=rows[0].game.current_at)
+    room._take(rows)
+    return room

@@ -1,0 +1,266 @@
+"""Seating: tables open and close, players sit and stand, the master sets the options.
+
+| service | what | locks |
+|---|---|---|
+| `table_create` | a new table; its master sits in seat 0 | the master's user row |
+| `table_practice` | a practice table against robots, its game started at once | the master |
+| `table_sit` | sit in a free seat | the table |
+| `table_stand` | leave a seat before the game starts | the table |
+| `table_set_options` | the master changes §10 options between games | the table |
+| `table_invite` | the master invites a player by username | the table |
+| `table_close` | a moderator closes a table | the table |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import ModerationAction, User
+from accounts.selectors import are_friends
+from accounts.services import moderation_log
+from games.models import Invitation, Table, TableSeat
+from games.table.cancel import void_game
+from games.table.frames import broadcast
+from games.table.options import DEFAULT_OPTIONS, TABLE_OPTIONS, clean_table_options, table_options
+from games.table.play import start_game
+from games.table.refusals import TableError
+from games.table.room import Room, locked_room, require_user
+from rankings.selectors import chips_balance
+
+
+def _check_chips(user: User, stake: int) -> None:
+    if stake and chips_balance(user=user) < stake:
+        raise TableError(
+            "invalid",
+            _("%(player)s holds fewer than %(stake)s chips, the table's stake.")
+            % {"player": user.username, "stake": stake},
+            field="stake",
+        )
+
+
+def _new_table(*, master: User, values: dict[str, Any], ip_address: str | None) -> Room:
+    table = Table.objects.create(master=master, **values)
+    TableSeat.objects.create(table=table, seat=0, user=master, ip_address=ip_address)
+    return Room(table=table, bumped=False)
+
+
+@transaction.atomic
+def table_create(
+    *, master: User, options: Mapping[str, Any], ip_address: str | None = None
+) -> Table:
+    """A new table with `options` (RULES.md §10); its master sits in seat 0.
+
+    Locks the master's user row, so that the chips checked stay theirs."""
+    master = require_user(master)
+    User.objects.select_for_update().filter(pk=master.pk).first()
+    values = clean_table_options(data=options, current=DEFAULT_OPTIONS)
+    _check_chips(master, values["stake"] if values["competitive"] else 0)
+    room = _new_table(master=master, values=values, ip_address=ip_address)
+    broadcast(room, {"kind": "open", "by": master.username}, table=True)
+    return room.table
+
+
+@transaction.atomic
+def table_practice(
+    *, master: User, options: Mapping[str, Any], ip_address: str | None = None
+) -> Table:
+    """A practice table against robots, its game started at once (RULES.md §11): the player
+    in seat 0, robots of `options["robot_level"]` in the others (in 4-player pairs the
+    partner, seat 2, sits opposite). Nothing is at stake. Locks the master's user row."""
+    master = require_user(master)
+    User.objects.select_for_update().filter(pk=master.pk).first()
+    practice = {**options, "competitive": False, "stake": 0, "private": True}
+    values = clean_table_options(data=practice, current=DEFAULT_OPTIONS)
+    room = _new_table(master=master, values=values, ip_address=ip_address)
+    seat_robots(room)
+    start_game(room, by=master)
+    return room.table
+
+
+def seat_robots(room: Room) -> None:
+    """A practice table: robots of the table's level in every seat no player holds, none
+    beyond the table's size."""
+    table = room.table
+    TableSeat.objects.filter(table=table, seat__gte=table.players).delete()
+    TableSeat.objects.filter(table=table, user__isnull=True).update(robot=table.robot_level)
+    taken = set(TableSeat.objects.filter(table=table).values_list("seat", flat=True))
+    TableSeat.objects.bulk_create(
+        TableSeat(table=table, seat=n, robot=table.robot_level)
+        for n in range(table.players)
+        if n not in taken
+    )
+    room.seats_changed()
+
+
+@transaction.atomic
+def table_sit(
+    *, table_id: int, user: User, seat: int | None = None, ip_address: str | None = None
+) -> Table:
+    """Sit `user` in `seat` (None: the first free one). Locks the table.
+
+    A seat needs the stake in chips; a private table needs an invitation or the master's
+    friendship; nobody sits down while a game runs."""
+    user = require_user(user)
+    room = locked_room(table_id)
+    table = room.table
+    if table.status == Table.Status.PLAYING:
+        raise TableError("invalid", _("A game is running at this table."))
+    if room.seat_of(user) is not None:
+        raise TableError("invalid", _("You are already seated at this table."))
+    taken = {s.seat for s in room.seats}
+    if seat is None:
+        free = [n for n in range(table.players) if n not in taken]
+        if not free:
+            raise TableError("invalid", _("Every seat is taken."))
+        seat = free[0]
+    elif not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
+        raise TableError("invalid", _("There is no such seat at this table."))
+    elif seat in taken:
+        raise TableError("invalid", _("That seat is taken."))
+    if (
+        table.private
+        and user.pk != table.master_id
+        and not Invitation.objects.filter(table=table, user=user).exists()
+        and not are_friends(table.master, user)
+    ):
+        raise TableError(
+            "invalid",
+            _("This table is private: you need an invitation or the master's friendship."),
+        )
+    if table.competitive and table.stake and chips_balance(user=user) < table.stake:
+        raise TableError(
+            "invalid",
+            _("You need %(stake)s chips to sit at this table.") % {"stake": table.stake},
+        )
+    TableSeat.objects.create(table=table, seat=seat, user=user, ip_address=ip_address)
+    room.seats_changed()
+    broadcast(room, {"kind": "sit", "by": user.username, "seat": seat}, table=True)
+    return table
+
+
+@transaction.atomic
+def table_stand(*, table_id: int, user: User) -> Table:
+    """`user` leaves their seat, before a game starts or between games. Locks the table.
+
+    When the master stands, the player in the lowest seat becomes master; when nobody is
+    left, the table closes."""
+    user = require_user(user)
+    room = locked_room(table_id)
+    seat = room.require_seated(user)
+    if room.table.status == Table.Status.PLAYING:
+        raise TableError("invalid", _("You cannot leave your seat while a game runs."))
+    unseat(room, user)
+    broadcast(room, {"kind": "stand", "by": user.username, "seat": seat}, table=True)
+    return room.table
+
+
+def unseat(room: Room, user: User) -> None:
+    """`user` leaves the table's seat. When the master leaves, the player in the lowest seat
+    becomes master; a table left with no player at all (robots do not count) closes, or will
+    once its game is over."""
+    table = room.table
+    TableSeat.objects.filter(table=table, user=user).delete()
+    humans = [s for s in room.seats if s.user_id is not None and s.user_id != user.pk]
+    room.seats_changed()
+    if table.master_id == user.pk and humans:
+        table.master = humans[0].user
+        table.save(update_fields=["master"])
+    elif not humans and table.status != Table.Status.PLAYING:
+        table.status = Table.Status.CLOSED
+        table.closed_at = timezone.now()
+        table.save(update_fields=["status", "closed_at"])
+
+
+@transaction.atomic
+def table_set_options(*, table_id: int, user: User, options: Mapping[str, Any]) -> Table:
+    """The master changes options, only while no game runs; everyone at the table is told at
+    once. Locks the table."""
+    user = require_user(user)
+    room = locked_room(table_id)
+    table = room.table
+    room.require_master(user)
+    if table.status == Table.Status.PLAYING:
+        raise TableError("invalid", _("Options change only before a game or between games."))
+    current = table_options(table)
+    values = clean_table_options(data=options, current=current)
+    robots = [s for s in room.seats if s.robot]
+    if robots and (values["competitive"] or values["stake"]):
+        raise TableError(
+            "invalid", _("A table with robots is for practice only."), field="competitive"
+        )
+    beyond = [s for s in room.seats if s.seat >= values["players"] and not s.robot]
+    if beyond:
+        raise TableError(
+            "invalid",
+            _("Seat %(seat)s is taken: it must be free before the table gets smaller.")
+            % {"seat": beyond[0].seat + 1},
+            field="players",
+        )
+    if values["competitive"] and values["stake"] > (
+        current["stake"] if current["competitive"] else 0
+    ):
+        for s in room.seats:
+            if s.user_id is not None:
+                _check_chips(s.user, values["stake"])
+    changed = [name for name in TABLE_OPTIONS if values[name] != current[name]]
+    for name in changed:
+        setattr(table, name, values[name])
+    table.save()
+    if robots:
+        seat_robots(room)
+    event = {"kind": "options", "by": user.username, "changed": changed}
+    broadcast(room, event, table=True, game=False)
+    return table
+
+
+@transaction.atomic
+def table_invite(*, table_id: int, user: User, username: str) -> Invitation:
+    """The master invites a player, by username, to sit at the table. Locks the table."""
+    user = require_user(user)
+    room = locked_room(table_id)
+    room.require_master(user)
+    name = username.strip() if isinstance(username, str) else ""
+    guest = User.objects.filter(username__iexact=name, is_active=True).first() if name else None
+    if guest is None:
+        raise TableError(
+            "invalid", _("No player is called %(name)s.") % {"name": name}, field="username"
+        )
+    if guest.pk == user.pk:
+        raise TableError("invalid", _("You cannot invite yourself."), field="username")
+    invitation, _created = Invitation.objects.get_or_create(
+        table=room.table, user=guest, defaults={"invited_by": user}
+    )
+    event = {"kind": "invite", "by": user.username, "user": guest.username}
+    broadcast(room, event, game=False)
+    return invitation
+
+
+@transaction.atomic
+def table_close(*, table_id: int, moderator: User, reason: str = "") -> Table:
+    """A moderator closes a table, saying why: the players read the reason at the table. A
+    game still running is cancelled and its stakes go back to the players through the
+    ledger. The closing goes to the moderation log. Locks the table (and the ledger its
+    refund touches)."""
+    if not (moderator.is_staff and moderator.has_perm("games.close_table")):
+        raise TableError("not_master", _("Only moderators may close a table."))
+    room = locked_room(table_id, closed=True)
+    table = room.table
+    if table.status == Table.Status.CLOSED:
+        return table
+    reason = reason.strip()
+    if room.playing:
+        void_game(room, key=f"table-close-refund:game-{room.game.pk}")
+    table.status = Table.Status.CLOSED
+    table.closed_at = timezone.now()
+    table.close_reason = reason
+    table.save(update_fields=["status", "closed_at", "close_reason"])
+    moderation_log(
+        moderator=moderator, kind=ModerationAction.Kind.CLOSE, reason=reason, table_id=table.pk
+    )
+    broadcast(room, {"kind": "closed", "by": moderator.username, "reason": reason}, table=True)
+    return table
