@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.ip import client_ip
@@ -18,6 +18,7 @@ from games.models import Game, Table
 from games.replays import game_replay
 from games.table import requests, seating
 from games.table.frames import table_summary
+from games.table.options import OPTION, option_value_label
 from games.table.refusals import TableError
 from games.templatetags.cards import card_label
 from rankings import selectors as rankings_selectors
@@ -219,12 +220,56 @@ def game_awards(request, pk: int):
     return JsonResponse({"awarded": awarded, "seats": seats})
 
 
+def _lobby_strings() -> dict:
+    """The words of the lobby's rows, for its script, which draws the rows the lobby socket
+    pushes as the page draws its own (table_list.html, _table_options.html). Counted words
+    are counted here, for every count an option allows (games/table/options.py): the script
+    picks no plural."""
+
+    def counted(singular: str, plural: str, numbers: range) -> dict[int, str]:
+        return {n: ngettext(singular, plural, n) % {"n": n} for n in numbers}
+
+    def allowed(name: str) -> range:
+        return range(OPTION[name].minimum, OPTION[name].maximum + 1)
+
+    return {
+        "variants": {
+            code: option_value_label("variant", code) for code in OPTION["variant"].codes()
+        },
+        "running": _("Game running"),
+        "waiting": _("Waiting for players"),
+        "master": _("table master"),
+        "free_seat": _("free seat"),
+        "robot_seat": _("Robot (%(robot)s)"),
+        "join": _("Join"),
+        "watch": _("Watch"),
+        "empty": _("No table matches. Open one and wait for players to join!"),
+        "free_seats": counted(
+            "%(n)s free seat", "%(n)s free seats", range(OPTION["players"].maximum + 1)
+        ),
+        "players": counted("%(n)s player", "%(n)s players", allowed("players")),
+        "in_pairs": _("in pairs"),
+        "competitive": _("Competitive"),
+        "practice": _("Practice"),
+        "stake": _("Stake %(stake)s chips"),
+        "no_stake": _("No stake"),
+        "rounds": counted("%(n)s deal to win", "%(n)s deals to win", allowed("rounds")),
+        "points_to_win": counted(
+            "%(n)s point to win", "%(n)s points to win", allowed("points_to_win")
+        ),
+        "move_time": _("%(s)s s per move"),
+        "private": _("Private"),
+        "no_guests": _("No guests"),
+    }
+
+
 def _lobby_context(request, form: TableOptionsForm | None = None) -> dict:
     filters = LobbyFilterForm(request.GET, auto_id="filter_%s")
     return {
         "filters": filters,
         "tables": filters.tables(),
         "form": form if form is not None else TableOptionsForm(),
+        "strings": _lobby_strings(),
     }
 
 

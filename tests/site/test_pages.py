@@ -15,9 +15,9 @@ def test_home_explains_the_site_and_links_to_sections(client):
     assert "Play Tute online" in html
     # Collected with a content hash in the name, as in production: browsers cache them forever.
     scripts = re.findall(r'<script src="(/static/vendor/htmx/[^"]+)"', html)
+    # htmx alone: no page uses an extension of it.
     assert [re.sub(r"\.[0-9a-f]{12}\.js$", ".js", src) for src in scripts] == [
         "/static/vendor/htmx/htmx-2.0.11.min.js",
-        "/static/vendor/htmx/htmx-ext-ws-2.0.4.min.js",
     ]
     assert "hx-headers" in html and "X-CSRFToken" in html
 

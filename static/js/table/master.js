@@ -1,0 +1,90 @@
+/* The master's panel (start, invite, options) and the options form, which follows the
+   table's options only when they change: a master's unsaved edits survive every other frame. */
+import { $, make } from "./dom.js";
+import { closed, running, view } from "./model.js";
+import { same } from "./store.js";
+
+export function watchMaster(store, app) {
+  store.watch(
+    (S) => ({
+      master: !!(S.you && S.you.master) && !closed(S),
+      start: !running(S) && S.table.free_seats === 0 && !(view(S) && view(S).game_over),
+      between: !running(S),
+    }),
+    ({ master, start, between }) => {
+      $("master-panel").hidden = !master;
+      $("start-form").hidden = !start;
+      $("options-details").hidden = !between;
+    },
+  );
+
+  const form = $("options-form");
+  let first = true;
+  store.watch(
+    (S) => S.table.options,
+    (options) => {
+      // The page was drawn with these options already, unless they changed since.
+      const shown = readOptions(form, options);
+      const stale = !first || Object.keys(shown).some((name) => !same(shown[name], options[name]));
+      first = false;
+      if (!stale) return;
+      setOptions(form, options);
+      clearFieldErrors(form);
+      refreshOptionsLine(app);
+    },
+  );
+}
+
+function setOptions(form, options) {
+  for (const [name, value] of Object.entries(options)) {
+    const field = form.elements.namedItem(name);
+    if (!field) continue;
+    if (field.type === "checkbox") field.checked = !!value;
+    else field.value = String(value);
+  }
+}
+
+// The form's options, as the `options` request sends them.
+export function readOptions(form, like) {
+  const options = {};
+  for (const name of Object.keys(like)) {
+    const field = form.elements.namedItem(name);
+    if (!field) continue;
+    if (field.type === "checkbox") options[name] = field.checked;
+    else if (field.type === "number" || name === "players") {
+      const number = Number(field.value);
+      options[name] = field.value !== "" && Number.isInteger(number) ? number : field.value;
+    } else options[name] = field.value;
+  }
+  return options;
+}
+
+export function clearFieldErrors(form) {
+  form.querySelectorAll("[data-errors-for]").forEach((list) => list.replaceChildren());
+  form.querySelectorAll(".has-error").forEach((f) => f.classList.remove("has-error"));
+}
+
+// A refusal of the options: its message next to the field at fault.
+export function showFieldError(field, message) {
+  const form = $("options-form");
+  clearFieldErrors(form);
+  const list = form.querySelector(`[data-errors-for="${CSS.escape(field)}"]`)
+    || form.querySelector('[data-errors-for="__all__"]');
+  list.replaceChildren(make("li", "", message));
+  list.closest(".field")?.classList.add("has-error");
+  $("options-details").open = true;
+}
+
+// The sentence about the options is the server's own rendering: fetch it, don't rebuild it.
+async function refreshOptionsLine(app) {
+  try {
+    const response = await fetch(location.pathname, { headers: { Accept: "text/html" } });
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = page.getElementById("table-options");
+    if (fresh) $("table-options").innerHTML = fresh.innerHTML;
+    const title = page.querySelector(".table-head h1");
+    if (title) app.querySelector(".table-head h1").innerHTML = title.innerHTML;
+  } catch (_error) {
+    // The old sentence stays; the next change tries again.
+  }
+}

@@ -1,0 +1,22 @@
+/* The line under the felt: whose turn it is, or what the table waits for; and the page's own
+   marks of the table's status and the action count drawn (`data-status`, `data-count`). */
+import { $ } from "./dom.js";
+import { legal, statusText, view } from "./model.js";
+
+export function watchStatus(store, app) {
+  store.watch(
+    (S) => ({ status: S.table.status, count: S.count }),
+    ({ status, count }) => {
+      app.dataset.status = status;
+      app.dataset.count = String(count);
+    },
+  );
+  store.watch(
+    (S) => ({ text: statusText(S), myTurn: !!(view(S) && legal(S).length) }),
+    ({ text, myTurn }) => {
+      const line = $("status");
+      line.textContent = text;
+      line.classList.toggle("my-turn", myTurn);
+    },
+  );
+}
