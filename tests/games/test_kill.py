@@ -73,15 +73,22 @@ async def check_same_state(frame: dict, table_id: int, seat: int) -> None:
 
 async def play_to_the_end(client: TableClient) -> dict:
     """Send the first legal action whenever this seat may act, until the game is over."""
-    frame = client.first
+    acted_at = None
     while True:
-        if frame["type"] == "state":
-            if frame["game"]["status"] != "playing":
-                return frame
-            legal = frame["game"]["view"]["legal_actions"]
-            if legal:
-                await client.act(legal[0])
-        frame = await client.receive()
+        state = client.state
+        if state["game"]["status"] != "playing":
+            return state
+        legal = state["game"]["view"]["legal_actions"]
+        if legal and acted_at != state["version"]:
+            acted_at = state["version"]
+            await client.act(legal[0])
+        await client.receive()
+
+
+async def until_count(client: TableClient, count: int) -> None:
+    """Read frames until the client's state has `count` actions."""
+    while client.count < count:
+        await client.receive(timeout=10)
 
 
 def test_killed_daphne_restarts_clients_reconnect_the_pending_timer_fires(celery_beat, tmp_path):
@@ -99,9 +106,10 @@ def test_killed_daphne_restarts_clients_reconnect_the_pending_timer_fires(celery
             # A few moves, each by the seat whose turn it is, straight away.
             for _ in range(4):
                 mover = next(c for c in clients if c.view["legal_actions"])
+                played = mover.count + 1
                 await mover.act(mover.view["legal_actions"][0])
                 for client in clients:
-                    await client.receive()
+                    await until_count(client, played)
             return clients[0].count
 
         count = asyncio.run(first_half())
