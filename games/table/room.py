@@ -183,6 +183,37 @@ class Room:
         return game_seat
 
 
+class _Columns:
+    """A model's columns in a hand-written statement, read back as the ORM reads them
+    (SQLite's dates and booleans, JSON…), their conversions worked out once."""
+
+    def __init__(self, model: type[Model], fields: list[Field], alias: str = "") -> None:
+        qn = connection.ops.quote_name
+        self.model, self.width = model, len(fields)
+        self.sql = ", ".join(f"{alias}.{qn(f.column)}" if alias else qn(f.column) for f in fields)
+        self.attnames = [field.attname for field in fields]
+        self.converters = [_converters(field) for field in fields]
+
+    def build(self, values: Any) -> Model:
+        converted = [
+            _convert(value, converters)
+            for value, converters in zip(values, self.converters, strict=True)
+        ]
+        return self.model.from_db(connection.alias, self.attnames, converted)
+
+
+def _converters(field: Field) -> list[tuple[Any, Any]]:
+    column = field.get_col(field.model._meta.db_table)
+    found = [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)]
+    return [(converter, column) for converter in found]
+
+
+def _convert(value: Any, converters: list[tuple[Any, Any]]) -> Any:
+    for converter, column in converters:
+        value = converter(value, column, connection)
+    return value
+
+
 class _SeatQuery:
     """The one read of a game's seats, with the game (all but its record, read only if the
     state must be rebuilt, games/table/record.py), the players' usernames, whether a
@@ -192,23 +223,16 @@ class _SeatQuery:
     (with its subquery) each time cost five times what PostgreSQL takes to answer it."""
 
     def __init__(self, *, table: bool) -> None:
-        self.parts: list[tuple[type[Model], list[Field], str]] = [
-            (GameSeat, list(GameSeat._meta.concrete_fields), "s"),
-            (Game, [f for f in Game._meta.concrete_fields if f.name != "record"], "g"),
-            (User, [User._meta.pk, User._meta.get_field("username")], "u"),
+        self.parts = [
+            _Columns(GameSeat, list(GameSeat._meta.concrete_fields), "s"),
+            _Columns(Game, [f for f in Game._meta.concrete_fields if f.name != "record"], "g"),
+            _Columns(User, [User._meta.pk, User._meta.get_field("username")], "u"),
         ]
         if table:
-            self.parts.append((Table, list(Table._meta.concrete_fields), "t"))
-        qn = connection.ops.quote_name
-        columns = [
-            f"{alias}.{qn(f.column)}" for _model, fields, alias in self.parts for f in fields
-        ]
-        # How each column's value is read, as the ORM reads it (SQLite's dates and booleans,
-        # JSON…): worked out once.
-        self.converters = [_converters(f) for _model, fields, _alias in self.parts for f in fields]
+            self.parts.append(_Columns(Table, list(Table._meta.concrete_fields), "t"))
         proposal = CancelProposal._meta.db_table
         self.sql = (
-            f"SELECT {', '.join(columns)}, (SELECT p.id FROM {proposal} p"
+            f"SELECT {', '.join(part.sql for part in self.parts)}, (SELECT p.id FROM {proposal} p"
             " WHERE p.game_id = s.game_id AND p.status = 'open' LIMIT 1)"
             f" FROM {GameSeat._meta.db_table} s JOIN {Game._meta.db_table} g ON g.id = s.game_id"
             f" LEFT JOIN {User._meta.db_table} u ON u.id = s.user_id"
@@ -224,34 +248,18 @@ class _SeatQuery:
             fetched = cursor.fetchall()
         out = []
         for row in fetched:
-            values = [
-                _convert(value, converters)
-                for value, converters in zip(row, self.converters, strict=False)
-            ]
             at, models = 0, []
-            for model, fields, _alias in self.parts:
-                part = values[at : at + len(fields)]
-                at += len(fields)
-                attnames = [field.attname for field in fields]
-                present = model is not User or part[0] is not None
-                models.append(model.from_db(connection.alias, attnames, part) if present else None)
+            for part in self.parts:
+                values = row[at : at + part.width]
+                at += part.width
+                robot = part.model is User and values[0] is None
+                models.append(None if robot else part.build(values))
             out.append((models, row[at]))
         return out
 
 
-def _converters(field: Field) -> list[tuple[Any, Any]]:
-    column = field.get_col(field.model._meta.db_table)
-    found = [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)]
-    return [(converter, column) for converter in found]
-
-
-def _convert(value: Any, converters: list[tuple[Any, Any]]) -> Any:
-    for converter, column in converters:
-        value = converter(value, column, connection)
-    return value
-
-
 _QUERIES: dict[tuple[str, bool], _SeatQuery] = {}
+_TABLE_COLUMNS: dict[str, _Columns] = {}
 
 
 def _game_rows(game_id: int, *, table: bool = False) -> tuple[list[GameSeat], Table | None]:
@@ -294,14 +302,19 @@ def locked_room(table_id: Any, *, bump: bool = False, closed: bool = False) -> R
     statement counts it in the version too, one statement for both."""
     table_id = _table_id(table_id)
     if bump:
-        rows = list(
-            Table.objects.raw(
-                f"UPDATE {Table._meta.db_table} SET version = version + 1 "
-                "WHERE id = %s RETURNING *",
+        columns = _TABLE_COLUMNS.get(connection.vendor)
+        if columns is None:
+            columns = _TABLE_COLUMNS[connection.vendor] = _Columns(
+                Table, list(Table._meta.concrete_fields)
+            )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {Table._meta.db_table} SET version = version + 1 WHERE id = %s"
+                f" RETURNING {columns.sql}",
                 [table_id],
             )
-        )
-        table = rows[0] if rows else None
+            row = cursor.fetchone()
+        table = columns.build(row) if row is not None else None
     else:
         table = Table.objects.select_for_update().filter(pk=table_id).first()
     if table is None:
