@@ -284,6 +284,10 @@ def main() -> None:
 
         for line in live_bench(args.moves):
             print(json.dumps(line))
+        from bench.move_cost import move_cost
+
+        # A move's own CPU in the server, in-process, in units of the baseline too.
+        print(json.dumps(move_cost(baseline_plies_per_s=base)))
         # The timer design at 200 running tables, on a test database of its own.
         print(json.dumps(timers_bench()))
 

@@ -9,6 +9,7 @@ else an SQLite file) and on the channel layer the settings give (Redis with REDI
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -95,18 +96,17 @@ async def echo_moves(base_url: str, moves: int) -> list[float]:
     return times
 
 
-def live_bench(moves: int = 200) -> list[dict[str, Any]]:
+@contextlib.contextmanager
+def throwaway_database():
+    """A database made like the tests' for the duration of the block (PostgreSQL when
+    DATABASE_URL says so, else an SQLite file); dropped afterwards. Yields its work folder."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
     import django
 
     django.setup()
     from django.conf import settings
+    from django.db import connections
     from django.test.utils import setup_databases, teardown_databases
-
-    from bench.client import session_cookie
-    from bench.players import new_player
-    from bench.processes import child_env, database_url, running_daphne
-    from games.table import seating
 
     workdir = Path(tempfile.mkdtemp(prefix="tute-bench-"))
     db = settings.DATABASES["default"]
@@ -117,6 +117,21 @@ def live_bench(moves: int = 200) -> list[dict[str, Any]]:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     old = setup_databases(verbosity=0, interactive=False)
     try:
+        yield workdir
+    finally:
+        connections.close_all()
+        teardown_databases(old, verbosity=0)
+
+
+def live_bench(moves: int = 200) -> list[dict[str, Any]]:
+    from django.conf import settings
+
+    with throwaway_database() as workdir:
+        from bench.client import session_cookie
+        from bench.players import new_player
+        from bench.processes import child_env, database_url, running_daphne
+        from games.table import seating
+
         users = [new_player() for _ in range(PLAYERS)]
         table = seating.table_create(
             master=users[0], options={"variant": "tute", "players": PLAYERS, "rounds": 5}
@@ -129,11 +144,6 @@ def live_bench(moves: int = 200) -> list[dict[str, Any]]:
             live = asyncio.run(play_moves(site, table.pk, sessions, moves))
         with running_daphne(env, workdir / "echo.log", app="bench.echo_asgi:application") as echo:
             bare = asyncio.run(echo_moves(echo, moves))
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        teardown_databases(old, verbosity=0)
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
     live_figures = {**figures("live-play", live), "players": PLAYERS, "layer": layer}
     echo_figures = {**figures("echo-baseline", bare), "players": PLAYERS, "layer": layer}
