@@ -80,9 +80,7 @@ class Room:
     def _take(self, rows: list[GameSeat]) -> None:
         if not rows:
             return
-        game = rows[0].game
-        for row in rows:
-            row.game = game
+        game = rows[0].game  # one object, shared by the seats (`_game_rows`)
         self._game, self._game_seats = game, rows
         self._proposal = _UNSET if rows[0].open_proposal else None
         self.table.game = game

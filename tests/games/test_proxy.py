@@ -37,7 +37,7 @@ async def play_a_competitive_game(peers, forwarded_for):
     for socket in sockets:
         while (frame := await next_push(socket))["event"]["kind"] != "start":
             pass
-    while frame["game"]["status"] == "playing":
+    while frame["event"]["kind"] != "end":  # a move's update holds the game's changes only
         frame = (await move(sockets))[0]
     for socket in sockets:
         await socket.disconnect()
