@@ -218,6 +218,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
 # types, permissions), with the same ids, as a daphne kept between tests (`Kept`) caches
 # content types by id (the admin's log entries point at them).
 FLUSH_KEEPS = ("django_content_type", "auth_permission")
+FLUSH_TRIES = 10
 
 
 def _flush_by_delete() -> None:
@@ -243,8 +244,25 @@ def _flush_by_delete() -> None:
         ]
         return ["SET CONSTRAINTS ALL DEFERRED;", *deletes]
 
+    execute = DatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self, sql_list):
+        # A daphne kept between tests (`Kept`) may still be closing the last test's sockets:
+        # its transaction and the flush's may deadlock, or it may write a row that points at
+        # one the flush deleted. Either fails the whole flush, rolled back; it runs again.
+        from django.db import IntegrityError, OperationalError
+
+        for attempt in range(FLUSH_TRIES):
+            try:
+                return execute(self, sql_list)
+            except (IntegrityError, OperationalError):
+                if attempt == FLUSH_TRIES - 1:
+                    raise
+                time.sleep(0.1 * (attempt + 1))
+
     sql_flush.deletes = True
     DatabaseOperations.sql_flush = sql_flush
+    DatabaseOperations.execute_sql_flush = execute_sql_flush
 
 
 @pytest.fixture(scope="session", autouse=True)
