@@ -8,12 +8,16 @@ where a missing or unreachable service fails the whole run at once instead.
 import fcntl
 import os
 import socket
+import subprocess
 import tempfile
 import time
 import uuid
 import warnings
 import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -21,9 +25,10 @@ import pytest
 from bench.processes import (
     child_env,
     database_url,
-    running_daphne,
+    free_port,
     start_celery_beat,
     start_celery_worker,
+    start_daphne,
     stop,
 )
 
@@ -70,7 +75,22 @@ def pytest_configure(config):
             raise pytest.UsageError(f"REQUIRE_SERVICES=1 but a service is missing: {problem}")
 
 
+# pytest-xdist hands the tests out in the order collected (after the xdist_group("alone")
+# tests, which go to one process first): the long ones first, so that none is left to start
+# at the end with the other processes idle; and the robots' tests, which need no database,
+# before the others, while the first process to need it migrates the test database.
+RUN_FIRST = ("tests/bots/", "tests/e2e/", "tests/games/", "tests/load/", "tests/rankings/")
+
+
+def _run_order(item) -> int:
+    return next(
+        (n for n, prefix in enumerate(RUN_FIRST) if item.nodeid.startswith(prefix)),
+        len(RUN_FIRST),
+    )
+
+
 def pytest_collection_modifyitems(config, items):
+    items.sort(key=_run_order)  # stable: each file keeps its own order
     problem = services_problem()
     if problem is None:
         return
@@ -139,7 +159,9 @@ def _migrated_template() -> str:
 
 
 def pytest_sessionfinish(session):
-    """pytest-xdist's controller drops the run's template database once the workers are done."""
+    """Whatever is still kept is closed (`Kept`). pytest-xdist's controller drops the run's
+    template database once the workers are done."""
+    KEPT.close_all_but(set())
     if os.environ.get("PYTEST_XDIST_WORKER") or not session.config.pluginmanager.hasplugin(
         "dsession"
     ):
@@ -163,12 +185,16 @@ def pytest_sessionfinish(session):
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
-    """pytest-django's test database, which it drops at the end: first let the backends of
-    the daphne and Celery processes the tests stopped go (their pools' connections end with
-    them, a moment later), so that the drop never finds the database in use."""
-    yield
+    """pytest-django's test database, which it drops at the end: first stop the servers kept
+    for the tests (`KEPT`) and let the backends of the daphne and Celery processes the tests
+    stopped go (their pools' connections end with them, a moment later), so that the drop
+    never finds the database in use."""
     from django.db import connection
 
+    if connection.vendor == "postgresql":
+        _flush_by_delete()
+    yield
+    KEPT.close_all_but(set())
     if connection.vendor != "postgresql":
         return
     with django_db_blocker.unblock(), connection.cursor() as cursor:
@@ -186,6 +212,57 @@ def django_db_setup(django_db_setup, django_db_blocker):
             warnings.warn(f"sessions left on the test database: {cursor.fetchall()}", stacklevel=1)
             cursor.execute(f"select pg_terminate_backend(pid) {others}")
     connection.close()
+
+
+# Kept through every flush: the rows Django's post_migrate writes again after one (content
+# types, permissions), with the same ids, as a daphne kept between tests (`Kept`) caches
+# content types by id (the admin's log entries point at them).
+FLUSH_KEEPS = ("django_content_type", "auth_permission")
+FLUSH_TRIES = 10
+
+
+def _flush_by_delete() -> None:
+    """After each transactional test pytest-django empties every table (Django's `flush`).
+    On PostgreSQL that is one TRUNCATE of them all: about a second, as it makes new files for
+    every table and index. The few rows a test leaves are deleted in a tenth of that, in one
+    transaction whose foreign keys are checked at its commit (Django makes them DEFERRABLE
+    INITIALLY DEFERRED). This test process only: the sequences go on (as with `flush`'s
+    TRUNCATE without RESTART IDENTITY); `reset_sequences` keeps the TRUNCATE."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    truncate = DatabaseOperations.sql_flush
+    if getattr(truncate, "deletes", False):
+        return
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or not tables:
+            return truncate(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        deletes = [
+            f"DELETE FROM {self.quote_name(table)};" for table in tables if table not in FLUSH_KEEPS
+        ]
+        return ["SET CONSTRAINTS ALL DEFERRED;", *deletes]
+
+    execute = DatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self, sql_list):
+        # A daphne kept between tests (`Kept`) may still be closing the last test's sockets:
+        # its transaction and the flush's may deadlock, or it may write a row that points at
+        # one the flush deleted. Either fails the whole flush, rolled back; it runs again.
+        from django.db import IntegrityError, OperationalError
+
+        for attempt in range(FLUSH_TRIES):
+            try:
+                return execute(self, sql_list)
+            except (IntegrityError, OperationalError):
+                if attempt == FLUSH_TRIES - 1:
+                    raise
+                time.sleep(0.1 * (attempt + 1))
+
+    sql_flush.deletes = True
+    DatabaseOperations.sql_flush = sql_flush
+    DatabaseOperations.execute_sql_flush = execute_sql_flush
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -220,22 +297,6 @@ def _uses_db(request) -> bool:
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(request):
-    """Signups and logins hash passwords, and the default hasher is slow on purpose.
-
-    Not with a live daphne: that process knows only the default hashers, so a password
-    hashed here with a fast one could not log in there.
-    """
-    servers = {"daphne_server", "embedded_daphne_server"}
-    if _uses_db(request) and not servers & set(request.fixturenames):
-        request.getfixturevalue("settings").PASSWORD_HASHERS = [
-            "django.contrib.auth.hashers.MD5PasswordHasher",
-            "django.contrib.auth.hashers.PBKDF2PasswordHasher",
-        ]
-    yield
-
-
-@pytest.fixture(autouse=True)
 def _live_play_settings(settings):
     """Robots play at once; this process runs no server loop (tests sweep timers
     themselves, with `games.timers.sweep`)."""
@@ -257,27 +318,137 @@ def _fresh_cache(request, django_db_blocker):
     yield
 
 
-# Once its test is over, a test's daphne has this long to stop by itself before it is killed:
-# on SIGTERM it waits for its sockets' consumers to finish, often 5 to 10 seconds, and a
-# test's teardown has nothing to wait for.
+# --- Kept from one test to the next: the daphne servers and Chromium ------------------------
+
+
+class Kept:
+    """What is slow to start (a daphne process, Chromium), kept from one test to the next
+    while the tests that follow each other in this process ask for it, and closed before the
+    first test that does not (`pytest_runtest_setup`), and at the end. pytest-xdist hands each
+    process neighbouring tests one after the other, so the browser tests mostly follow each
+    other. Each thing is kept under the name of the fixture that hands it out."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, tuple[Any, Callable[[], None]]] = {}
+
+    def get(self, name: str, start: Callable[[], tuple[Any, Callable[[], None]]], alive) -> Any:
+        """The thing kept as `name`, started (`start()` gives it and its closer) when there is
+        none or it is no longer `alive(thing)`."""
+        if name in self._open and not alive(self._open[name][0]):
+            self.close(name)
+        if name not in self._open:
+            self._open[name] = start()
+        return self._open[name][0]
+
+    def close(self, name: str) -> None:
+        _thing, closer = self._open.pop(name)
+        closer()
+
+    def close_all_but(self, names: set[str]) -> None:
+        for name in [name for name in self._open if name not in names]:
+            self.close(name)
+
+
+KEPT = Kept()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    # Before the test's fixtures: what it does not use is closed. Playwright's sync API keeps
+    # an event loop running in this thread while it lives, which would break an asyncio test;
+    # and a daphne left running could serve or sweep beside a test that expects none.
+    KEPT.close_all_but(set(item.fixturenames))
+
+
+# A kept daphne has this long to stop by itself (SIGTERM) before it is killed: with sockets
+# still open it waits for their consumers to finish, often 5 to 10 seconds, and nothing waits
+# for them.
 DAPHNE_STOP_AFTER = 2
 
 
-@pytest.fixture
-def daphne_server(transactional_db, tmp_path):
-    """A real daphne serving the site on a free port, on the test database. Yields its URL."""
-    env = child_env(database_url())
-    with running_daphne(env, tmp_path / "daphne.log", stop_after=DAPHNE_STOP_AFTER) as url:
-        yield url
+@dataclass
+class Daphne:
+    """A daphne process serving the site on the test database, kept between tests."""
+
+    url: str
+    log: Path
+    process: subprocess.Popen
+
+
+def kept_daphne(name: str, tmp_path_factory, django_db_blocker, **env: str) -> Daphne:
+    """The daphne kept as `name`, started with `env` over this process's environment."""
+
+    def start() -> tuple[Daphne, Callable[[], None]]:
+        server_env = child_env(database_url(), **env)
+        # Set while Playwright runs in this process (the `browser` fixture); a server never.
+        server_env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        log_path = tmp_path_factory.mktemp(name) / "daphne.log"
+        port = free_port()
+        log = log_path.open("w")
+        process = start_daphne(port, log, server_env)
+
+        def close() -> None:
+            stop(process, timeout=DAPHNE_STOP_AFTER)
+            log.close()
+            # Its last heartbeat may have come after the last test's tables were emptied.
+            from games.models import ServerProcess
+
+            with django_db_blocker.unblock():
+                ServerProcess.objects.all().delete()
+
+        return Daphne(f"http://127.0.0.1:{port}", log_path, process), close
+
+    return KEPT.get(name, start, alive=lambda daphne: daphne.process.poll() is None)
 
 
 @pytest.fixture
-def embedded_daphne_server(transactional_db, tmp_path):
+def daphne_server(transactional_db, tmp_path_factory, django_db_blocker):
+    """A real daphne serving the site on a free port, on the test database. Yields its URL.
+    The same process serves the tests that follow while they ask for one (`Kept`): each test
+    still starts on emptied tables, and nothing of a test is kept in it but what any restart
+    would find in the database."""
+    yield kept_daphne("daphne_server", tmp_path_factory, django_db_blocker).url
+
+
+@pytest.fixture
+def embedded_daphne_server(transactional_db, tmp_path_factory, django_db_blocker):
     """A real daphne as `make run` starts it without REDIS_URL: in-memory channel layer,
-    eager tasks, the timer sweep in the server process. Yields its URL."""
-    env = child_env(database_url(), REDIS_URL="")
-    with running_daphne(env, tmp_path / "daphne.log", stop_after=DAPHNE_STOP_AFTER) as url:
-        yield url
+    eager tasks, the timer sweep in the server process. Yields its URL; kept as
+    `daphne_server` is."""
+    server = kept_daphne(
+        "embedded_daphne_server", tmp_path_factory, django_db_blocker, REDIS_URL=""
+    )
+    yield server.url
+
+
+class LogSince:
+    """A server's log as written since this test began."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.start = path.stat().st_size
+
+    def read_text(self) -> str:
+        with self.path.open("rb") as log:
+            log.seek(self.start)
+            return log.read().decode(errors="replace")
+
+
+@pytest.fixture
+def daphne_server_log(daphne_server, tmp_path_factory, django_db_blocker) -> LogSince:
+    """What the `daphne_server` fixture's daphne logs during this test."""
+    return LogSince(kept_daphne("daphne_server", tmp_path_factory, django_db_blocker).log)
+
+
+@pytest.fixture
+def embedded_daphne_server_log(
+    embedded_daphne_server, tmp_path_factory, django_db_blocker
+) -> LogSince:
+    """What the `embedded_daphne_server` fixture's daphne logs during this test."""
+    server = kept_daphne(
+        "embedded_daphne_server", tmp_path_factory, django_db_blocker, REDIS_URL=""
+    )
+    return LogSince(server.log)
 
 
 @pytest.fixture
@@ -320,35 +491,59 @@ def celery_beat(celery_worker, tmp_path):
         stop(process, timeout=15)
 
 
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _start_chromium() -> tuple[Any, Callable[[], None]]:
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's running loop makes Django think the ORM is called from async code; it is
+    # not. Set while Playwright lives, as it is kept between tests (`Kept`).
+    unsafe = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    playwright = sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+    except BaseException:
+        playwright.stop()
+        raise
+
+    def close() -> None:
+        try:
+            chromium.close()
+        finally:
+            playwright.stop()
+            if unsafe is None:
+                os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+            else:
+                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = unsafe
+
+    return chromium, close
+
+
 @pytest.fixture
-def browser(monkeypatch):
+def browser():
     """Debian's Chromium driven by Playwright. Never a downloaded browser.
 
-    Function-scoped: Playwright's sync API keeps an event loop running in this thread while it
-    lives, which would break the asyncio tests that run after it in the same process.
+    One Chromium serves the browser tests that follow each other in this process (`Kept`);
+    each test has browser contexts of its own (cookies, storage, cache), all closed after it.
     """
     if not Path(CHROMIUM).exists():
         pytest.fail("Debian's chromium is missing: `make test` installs it with apt-get")
-    # That running loop makes Django think the ORM is called from async code; it is not.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
-        yield browser
-        browser.close()
+    chromium = KEPT.get("browser", _start_chromium, alive=lambda chromium: chromium.is_connected())
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
 
 
 @pytest.fixture

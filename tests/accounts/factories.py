@@ -1,7 +1,7 @@
 """factory_boy factories for players and moderators. Reuse them anywhere.
 
-Every user shares one password, `PASSWORD`, hashed once per run (hashing is slow on purpose).
-Tests without a live server also get a fast hasher (tests/conftest.py).
+Every user shares one password, `PASSWORD`, hashed once per run (hashing is slow on purpose;
+the tests run with a fast hasher, tests/settings.py, as do the servers they start).
 Games and seats have theirs in tests/games/factories.py.
 """
 
@@ -24,8 +24,7 @@ def _hash_with(hashers: tuple[str, ...]) -> str:
 
 
 def _password_hash() -> str:
-    # Cached per hasher setting: a hash made under a fast test hasher must not reach a
-    # process (a live daphne) that only knows the default ones.
+    # Cached per hasher setting: a test that changes PASSWORD_HASHERS gets a hash of its own.
     return _hash_with(tuple(settings.PASSWORD_HASHERS))
 
 

@@ -124,5 +124,7 @@ def test_heuristic_clearly_beats_random_in_pairs_tute() -> None:
 
 
 def test_heuristic_beats_random_in_three_games_in_four_of_habanero() -> None:
-    result = heuristic_vs_random("habanero", 2, games=300, seed=1)
+    # It won all of them, 100 of 100 as 300 of 300: the interval's floor (0.963) is far above
+    # three in four with 100 games, for a third of the CPU.
+    result = heuristic_vs_random("habanero", 2, games=100, seed=1)
     assert result["ci95"][0] >= 0.75

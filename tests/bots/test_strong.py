@@ -242,9 +242,11 @@ def test_a_run_played_in_parts_adds_up_to_the_whole_run() -> None:
 
 
 def test_strong_robot_beats_random_in_a_short_run() -> None:
-    # A smoke test of strength, not the measurement (README.md has the arena commands).
+    # A smoke test of strength, not the measurement (README.md has the arena commands). On a
+    # budget of 16 playouts a choice it won 18 of these 20 games (60 playouts: 20, for three
+    # times the CPU); from the empty stock it plays the exact endgame whatever the budget.
     result = arena(
-        "strong", "random", {"variant": "habanero", "points_to_win": 1}, 20, 1, iterations=60
+        "strong", "random", {"variant": "habanero", "points_to_win": 1}, 20, 1, iterations=16
     )
     assert result["wins_a"] >= 14
     think = result["think_time"]["a"]["cpu"]

@@ -16,15 +16,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 CONFIRM_LINK = re.compile(r"(/accounts/confirm-email/[^/\s]+/)")
 
 
-def emailed_link(log_path, timeout=10.0) -> str:
+def emailed_link(log, timeout=10.0) -> str:
     """The confirmation link from the console email backend's output in daphne's log."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        match = CONFIRM_LINK.search(log_path.read_text())
+        match = CONFIRM_LINK.search(log.read_text())
         if match:
             return match.group(1)
-        time.sleep(0.2)
-    raise AssertionError(f"no confirmation email in the log:\n{log_path.read_text()[-2000:]}")
+        time.sleep(0.05)
+    raise AssertionError(f"no confirmation email in the log:\n{log.read_text()[-2000:]}")
 
 
 def in_db(query):
@@ -47,7 +47,7 @@ def log_in(page, base, login, password=PASSWORD):
     page.wait_for_load_state()
 
 
-def test_sign_up_confirm_email_log_out_and_back_in(page, daphne_server, tmp_path):
+def test_sign_up_confirm_email_log_out_and_back_in(page, daphne_server, daphne_server_log):
     page.goto(daphne_server + "/")
     page.get_by_role("link", name="Sign up").click()
     page.get_by_label("Email").fill("rocio@example.com")
@@ -59,7 +59,7 @@ def test_sign_up_confirm_email_log_out_and_back_in(page, daphne_server, tmp_path
     assert page.locator(".account-nav .who").inner_text() == "Rocio_9"
     assert in_db(lambda: chips_balance(user=User.objects.get(username="Rocio_9"))) == 1000
 
-    page.goto(daphne_server + emailed_link(tmp_path / "daphne.log"))
+    page.goto(daphne_server + emailed_link(daphne_server_log))
     page.get_by_role("button", name="Confirm").click()
     page.wait_for_load_state()
     assert "rocio@example.com" in page.content()

@@ -80,7 +80,7 @@ def test_practice_table_puts_robots_in_the_other_seats_and_risks_nothing():
 @pytest.mark.parametrize(
     "options",
     [
-        {"variant": "habanero", "robot_level": "random"},
+        {"variant": "habanero", "points_to_win": 2, "robot_level": "random"},
         {"variant": "habanero", "points_to_win": 1},
         {"variant": "tute", "players": 3},
     ],

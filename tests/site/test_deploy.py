@@ -9,6 +9,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_production_settings_pass_check_deploy_with_no_warning():
     env = {**os.environ, "SECRET_KEY": secrets.token_urlsafe(50), "DEBUG": "0"}
+    env["DJANGO_SETTINGS_MODULE"] = "tute_site.settings"  # not the tests' own (tests/settings.py)
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
