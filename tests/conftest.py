@@ -216,8 +216,9 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 # Kept through every flush: the rows Django's post_migrate writes again after one (content
 # types, permissions), with the same ids, as a daphne kept between tests (`Kept`) caches
-# content types by id (the admin's log entries point at them).
-FLUSH_KEEPS = ("django_content_type", "auth_permission")
+# content types by id (the admin's log entries point at them); and the Moderators group
+# and its permissions, which a migration writes (no test makes a group of its own).
+FLUSH_KEEPS = ("django_content_type", "auth_permission", "auth_group", "auth_group_permissions")
 FLUSH_TRIES = 10
 
 
