@@ -35,6 +35,8 @@ CHAT_HISTORY = 50
 # What a move changes of a seat's `game`: the rest (who plays each seat, the proposal to
 # cancel, the cantes' values) stays as the last frame said.
 MOVE = ("count", "view", "deadline")
+# The parts of a `game` that `game_live` works out.
+LIVE = ("seats", "deadline", "cancel")
 
 
 def utc(moment: Any) -> str:
@@ -183,18 +185,25 @@ def _watchers(room: Room, only: list[int | None] | None) -> list[int | None]:
     return [*range(room.table.players), None] if only is None else only
 
 
-def _games(room: Room, seats: list[int | None]) -> dict[int | None, dict[str, Any] | None]:
-    """Each seat's `game`, built from one reading of what every seat sees alike."""
+def _games(
+    room: Room, seats: list[int | None], keys: tuple[str, ...] | None = None
+) -> dict[int | None, dict[str, Any] | None]:
+    """Each seat's `game` (only its `id` and `keys`, when given), built from one reading of
+    what every seat sees alike; what no key asks for is not worked out."""
     if room.game is None:
         return dict.fromkeys(seats)
-    live, sings = game_live(room), sing_values(room)
+    live = game_live(room) if keys is None or set(keys) & set(LIVE) else {}
+    sings = sing_values(room) if keys is None or "sing_values" in keys else None
     # A spectator sees the game and the chat only while the table admits guests.
-    return {
+    games = {
         seat: game_json(
             room, seat=seat, watch=seat is not None or room.table.guests, live=live, sings=sings
         )
         for seat in seats
     }
+    if keys is None:
+        return games
+    return {seat: {key: games[seat][key] for key in ("id", *keys)} for seat in seats}
 
 
 def state_frames(room: Room, *, only: list[int | None] | None = None) -> dict[int | None, dict]:
@@ -242,9 +251,7 @@ def update_frames(
         base["chances"] = table_chances(room)
     if not game:
         return {seat: base for seat in seats}
-    games = _games(room, seats)
-    if game is not True:
-        games = {seat: {key: games[seat][key] for key in ("id", *game)} for seat in seats}
+    games = _games(room, seats, None if game is True else game)
     return {seat: {**base, "game": games[seat]} for seat in seats}
 
 
