@@ -3,12 +3,14 @@ import doctest
 import pytest
 from django.utils import translation
 
-from games import feats
+from games import feats, robot_names
 from rankings import grades, ratings, services, xp
 
 
 @pytest.mark.parametrize(
-    "module", [grades, xp, services, ratings, feats], ids=lambda module: module.__name__
+    "module",
+    [grades, xp, services, ratings, feats, robot_names],
+    ids=lambda module: module.__name__,
 )
 def test_docstring_examples_hold(module):
     # The examples read English names; an earlier request may have left another language on.
