@@ -24,6 +24,8 @@ def test_each_position_is_refused_with_its_kind_and_values(kind):
     assert type(refused) is (MalformedAction if kind in MALFORMED else IllegalAction)
     assert isinstance(refused, ValueError)  # callers that catch ValueError keep working
     assert tuple(refused.values) == kind.fields
+    # Each value names what the player tried or what the rule needs: none is left out.
+    assert None not in refused.values.values()
     text = str(refused)
     assert text == kind.english(refused.values)
     assert text.endswith(f" ({kind.section}).") if kind.section else "(§" not in text
