@@ -209,3 +209,12 @@ def test_a_pocha_bid_is_a_number_of_tricks_from_none_to_the_hand(bid):
 
 def kinds_all(state: GameState, seat: int) -> list[Action]:
     return [a for a in state.legal_actions_for(seat) if a.kind == "bid"]
+
+
+@pytest.mark.parametrize("value", [5, None, 1.5])
+def test_a_card_to_play_must_be_a_card(value):
+    state = new_game(TWO, random.Random(1))
+    seat = state.to_move
+    exc = refused(state, Action(seat, "play", value))
+    assert (exc.kind, exc.values) == (Refusal.PLAY_NEEDS_CARD, {})
+    assert len(state.hand(seat)) == 8
