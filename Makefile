@@ -89,8 +89,12 @@ bench: install-dev
 # mutants are the rulebook's and the state's scoring and rule methods (MUTANTS narrows it).
 MUTMUT_LIB := .mutmut-lib
 GS := games.engine.state.xǁGameStateǁ
-MUTANTS ?= 'games.engine.rulebook.*' '$(GS)_allowed__*' '$(GS)_exchange_card__*' \
-	'$(GS)_singable__*' '$(GS)_tute_ranks__*' '$(GS)_carry_won__*' '$(GS)_score_deal__*'
+# Every method of state.py that applies a rule (who may act, cards, draws, the exchange,
+# cantes, tute, capote, bids, scoring, the deal's start and end), and the whole rulebook.
+RULE_METHODS := legal_actions_for _allowed _exchange_card _singable _tute_ranks apply \
+	_end_trick _draw _carry_won _do_sing _do_tute _check_moment _do_exchange _do_capote \
+	_do_bid _score_deal _finish_deal deal_over next_dealer start_deal needs_deal
+MUTANTS ?= 'games.engine.rulebook.*' $(foreach m,$(RULE_METHODS),'$(GS)$(m)__*')
 mutation: install-dev
 	$(PY) -m pip install --quiet --no-deps --target $(MUTMUT_LIB) -r requirements-mutation.txt
 	PYTHONPATH=$(MUTMUT_LIB) nice $(PY) -m mutmut run --max-children 2 $(MUTANTS)
