@@ -15,11 +15,14 @@ from games.analysis import analysis_for_page, game_analysis_for
 from games.engine.cards import CARDS
 from games.forms import InviteForm, LobbyFilterForm, ReportForm, TableOptionsForm
 from games.models import Game, Table
+from games.engine.rulebook import HABANERO_OVER
 from games.replays import game_replay
+from games.robot_names import LEVEL_WORDS
 from games.table import requests, seating
 from games.table.frames import table_summary
+from games.table.explain import PLAY_DUTIES
 from games.table.options import OPTION, option_value_label
-from games.table.refusals import TableError
+from games.table.refusals import MESSAGES, TableError
 from games.templatetags.cards import card_label
 from rankings import selectors as rankings_selectors
 from rankings.trophies import BY_CODE
@@ -35,6 +38,7 @@ TABLE_STRINGS = {
     "waiting_for": _("Waiting for %(user)s."),
     "may_sing": _("You may sing now."),
     "waiting_players": _("Waiting for players: %(free)s free seats."),
+    "waiting_player": _("Waiting for a player: one free seat."),
     "ready_master": _("Every seat is taken: start the game when you are ready."),
     "ready": _("Every seat is taken: waiting for the master to start."),
     "new_game": _("New game with the same players"),
@@ -55,8 +59,9 @@ TABLE_STRINGS = {
     "tute_12": _("Tute of kings"),
     "tute_11": _("Tute of knights"),
     "sang_tute": _("%(user)s announces a tute!"),
-    "exchange": _("Take the trump card for the %(card)s"),
-    "exchanged": _("%(user)s takes the trump card for the %(card)s."),
+    "exchange": _("Give your %(card)s for the trump card"),
+    "exchanged": _("%(user)s gives the %(card)s and takes the trump card."),
+    "exchanged_you": _("You give the %(card)s and take the trump card."),
     "capote_yes": _("Declare capote"),
     "capote_no": _("No capote"),
     "capote": _("%(user)s declares capote!"),
@@ -127,6 +132,48 @@ TABLE_STRINGS = {
     "cancel_expired": _("Not everyone answered in time: the game goes on."),
     "cancelled": _("The game was cancelled."),
     "timed_out": _("Time is up for %(user)s: a robot played for them."),
+    "timed_out_you": _("Your time was up: a robot played for you."),
+    # The table on one screen, every moment explained (issue 22).
+    "robot_label": _("%(name)s · %(level)s"),
+    "levels": LEVEL_WORDS,
+    # Why a card is dimmed on the player's turn: the engine's refusal, by kind.
+    "dimmed": {kind.value: MESSAGES[kind] for kind in PLAY_DUTIES},
+    "dimmed_title": _("You may not play this card now."),
+    "trump_is": _("Trump: %(suit)s"),
+    "led": pgettext_lazy("the card that led the trick", "led"),
+    "takes_trick": _("%(user)s takes the trick, %(points)s points."),
+    "takes_trick_plain": _("%(user)s takes the trick."),
+    "you_take_trick": _("You take the trick, %(points)s points."),
+    "you_take_trick_plain": _("You take the trick."),
+    "partner": _("your partner"),
+    "your_team": _("You and %(partner)s"),
+    "capote_help": _(
+        "Capote: you promise to win every trick left. Win them all and you win the deal; "
+        "lose one and the deal goes to the other side at once."
+    ),
+    "capote_made": _("%(who)s made capote: every trick of the arrastre, and the deal."),
+    "capote_lost": _("%(who)s declared capote and lost a trick: the deal goes to the other side."),
+    "tie_last_trick": _("Equal points: %(who)s took the last trick, so %(who)s wins the deal."),
+    "no_winner_carry": _(
+        "Nobody passed %(over)s points: nobody wins this deal, and its points are carried "
+        "into the next one."
+    ),
+    "carried": _("Carried from the last deal: %(points)s."),
+    "habanero_over": HABANERO_OVER,
+    "of_over": _("%(total)s of %(over)s"),
+    "pocha_bid": _("Bid"),
+    "pocha_tricks": _("Tricks"),
+    "score_sheet": _("Score sheet"),
+    "hide_score_sheet": _("Hide the score sheet"),
+    "deal": _("Deal"),
+    "winner_col": _("Winner"),
+    "title_your_turn": _("Your turn!"),
+    "alerts": _("Turn alerts"),
+    "alert_title": _("Tab title"),
+    "alert_sound": _("Sound"),
+    "alert_vibrate": _("Vibration"),
+    "while_away": _("While you were away, a robot played for you: %(moves)s."),
+    "abandoned_by": _("%(who)s abandoned the game: it counts as lost for them."),
 }
 
 

@@ -26,7 +26,9 @@ from games import push
 from games.engine.cards import SUITS
 from games.engine.rulebook import cante_value
 from games.models import ChatMessage, Game, Table, TableSeat
+from games.robot_names import robot_name
 from games.table.clock import robot_holds, robot_playing
+from games.table.explain import dimmed_reason, trick_explained
 from games.table.options import table_options
 from games.table.room import Room
 from rankings import selectors as rankings_selectors
@@ -34,7 +36,7 @@ from rankings import selectors as rankings_selectors
 CHAT_HISTORY = 50
 # What a move changes of a seat's `game`: the rest (who plays each seat, the proposal to
 # cancel, the cantes' values) stays as the last frame said.
-MOVE = ("count", "view", "deadline")
+MOVE = ("count", "view", "deadline", "explain")
 # The parts of a `game` that `game_live` works out.
 LIVE = ("seats", "deadline", "cancel")
 
@@ -44,9 +46,10 @@ def utc(moment: Any) -> str:
 
 
 def seat_json(seat: TableSeat) -> dict[str, Any]:
-    """A taken seat: a player's username, or a robot's name (practice tables)."""
+    """A taken seat: a player's username, or a robot: its level's registry name (`robot`) and
+    its seat's own name (`name`, games/robot_names.py)."""
     if seat.user_id is None:
-        return {"seat": seat.seat, "user": None, "robot": seat.robot}
+        return {"seat": seat.seat, "user": None, "robot": seat.robot, "name": robot_name(seat.seat)}
     return {"seat": seat.seat, "user": seat.user.username, "robot": None}
 
 
@@ -120,6 +123,8 @@ def game_live(room: Room) -> dict[str, Any]:
                 "away": gs.away_since is not None and not gs.abandoned,
                 "abandoned": gs.abandoned,
                 "timeouts": gs.timeouts,
+                # A robot's seat has its own name; a player keeps theirs (`user`).
+                "name": names.get(gs.user_id) or robot_name(gs.seat),
             }
             for gs in seats
         ],
@@ -151,11 +156,20 @@ def game_json(
         "count": game.action_count,
         "deals": game.deal_count,
         "view": state.view(seat).to_dict() if watch else None,
+        "explain": _explain(state, seat) if watch else None,
         "sing_values": sings,
         # Hands are shown once the game is over, never before.
         "deal_summaries": state.deal_summaries() if over and watch else None,
         "result": {"over": True, **game.result} if over and game.result else None,
     }
+
+
+def _explain(state: Any, seat: int | None) -> dict[str, Any] | None:
+    """What the page explains of the trick, and why this seat's dimmed cards are dimmed."""
+    trick = trick_explained(state)
+    if trick is None:
+        return None
+    return {**trick, "dimmed": dimmed_reason(state, seat)}
 
 
 def table_chances(room: Room) -> list | None:

@@ -43,13 +43,14 @@ function summary(S, pending, awardsOf) {
     busy: pending === "next_deal" || pending === "start",
   };
   if (cancelled(S)) {
-    return { cancelled: true, text: closed(S) ? T.closed_refunded : T.cancelled_text, buttons };
+    return { cancelled: true, gameOver: true, text: closed(S) ? T.closed_refunded : T.cancelled_text, buttons };
   }
   const points = v.hand_scores || v.points;
   const cantesOf = (side) => v.cantes.filter((c) => v.sides[c.seat] === side)
     .map((c) => `${c.value} ${SUIT_NAMES[c.suit]}`).join(", ");
   const winners = Array.isArray(v.winner) ? v.winner : [v.winner];
   return {
+    gameOver: v.game_over,
     heading: v.game_over ? T.game_over : fmt(T.deal_over, { number: v.deal_number + 1 }),
     rows: [...v.score.keys()].map((side) => [
       sideNames(S, side), points ? points[side] : "–", cantesOf(side) || T.none, v.score[side],
@@ -84,7 +85,9 @@ function draw(slice, request) {
   const box = $("summary");
   box.replaceChildren();
   box.hidden = !slice;
+  delete box.dataset.over;
   if (!slice) return;
+  box.dataset.over = slice.gameOver ? "game" : "deal";
   if (slice.cancelled) {
     box.append(make("h2", "", T.game_cancelled), make("p", "", slice.text), buttons(slice.buttons, request));
     return;

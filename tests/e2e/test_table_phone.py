@@ -1,0 +1,155 @@
+"""A whole practice game of each variant against robots on a 375×812 phone, in Debian's
+Chromium against a real daphne: at every turn, with no scrolling, the whole hand (each card
+big enough to tap), the trick, the trump, whose turn it is and the actions offered are on
+screen; no page is wider than the screen, the summaries in French and Spanish included.
+Screenshots of each variant at 375×812 and 1280×800 go to test-artifacts/."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from games.models import Table
+from games.table.seating import table_practice
+from tests.accounts.factories import UserFactory
+from tests.e2e.test_accounts import in_db, log_in
+from tests.e2e.test_table import ARTIFACTS, ENABLED_ACTIONS, ENABLED_CARDS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1280, "height": 800}
+
+# What the player may do now, and what of a turn is off screen, read in one call. A part is
+# on screen when its whole box is inside the viewport; the page must not have scrolled.
+TURN = """() => {
+  const shown = (el) => el && !el.hidden && !el.closest('[hidden]') && el.getClientRects().length;
+  const inside = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5
+      && r.right <= innerWidth + 0.5;
+  };
+  const heading = document.querySelector('#summary h2');
+  const over = shown(heading) && document.getElementById('summary').dataset.over === 'game';
+  let step = null;
+  if (over) step = 'over';
+  else if (document.querySelector('#actions button:not([disabled])')) step = 'action';
+  else if (document.querySelector('#hand button:not([disabled])')) step = 'card';
+  else if (shown(document.getElementById('next-deal'))
+           && !document.getElementById('next-deal').disabled) step = 'deal';
+  if (step === null) return null;
+  const off = [];
+  const wide = document.documentElement.scrollWidth - innerWidth;
+  if (wide > 0) off.push(`page ${wide}px too wide`);
+  if (scrollY !== 0) off.push(`scrolled by ${scrollY}px`);
+  if (step === 'card' || step === 'action') {
+    const parts = ['#hand', '#trick', '#trump', '#status'];
+    if (step === 'action') parts.push('#actions');
+    if (shown(document.getElementById('clock'))) parts.push('#clock');
+    for (const sel of parts) if (!inside(document.querySelector(sel))) off.push(sel);
+    for (const b of document.querySelectorAll('#hand button')) {
+      const r = b.getBoundingClientRect();
+      if (r.width < 40 || r.height < 56) off.push(`card ${b.dataset.card} ${r.width}x${r.height}`);
+      if (!inside(b)) off.push(`card ${b.dataset.card} off screen`);
+    }
+    if (!document.querySelector('#status').textContent.trim()) off.push('no turn line');
+  }
+  return {step, off};
+}"""
+
+
+def practice(username: str, **options) -> Table:
+    user = in_db(lambda: UserFactory(username=username))
+    values = {"robot_level": "random", "move_time": 60, **options}
+    # In a thread of its own: the service pushes through async_to_sync, which Playwright's
+    # running loop forbids in this one.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(in_db, lambda: table_practice(master=user, options=values)).result()
+
+
+def count(page) -> int:
+    return int(page.locator("#table-app").get_attribute("data-count") or -1)
+
+
+def play_to_the_end(page, name: str, *, shots_at: int = 3) -> dict:
+    """Play the player's turns (the first action offered, else the first card) until the
+    game is over, checking each turn's screen; the screenshots at move `shots_at`."""
+    moves = 0
+    seen = {"action": 0, "card": 0, "deal": 0}
+    while True:
+        turn = page.wait_for_function(TURN, timeout=30_000).json_value()
+        if turn["off"]:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"phone-{name}-failed-375.png"))
+        assert turn["off"] == [], (moves, turn)
+        step = turn["step"]
+        if step == "over":
+            return seen
+        seen[step] += 1
+        if moves == shots_at:
+            screenshots(page, name)
+        before = count(page)
+        if step == "action":
+            page.locator(ENABLED_ACTIONS).first.click()
+        elif step == "card":
+            page.locator(ENABLED_CARDS).first.click()
+        else:
+            page.locator("#next-deal").click()
+        import sys; print(step, page.evaluate("scrollY"), file=sys.stderr)
+        page.wait_for_function(
+            f"""() => Number(document.getElementById('table-app').dataset.count) > {before}
+                || !!document.querySelector('#error:not([hidden])')""",
+            timeout=30_000,
+        )
+        moves += 1
+
+
+def screenshots(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"phone-{name}-375.png"))
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=str(ARTIFACTS / f"phone-{name}-1280.png"))
+    for part in ("#hand", "#resume, #propose-cancel"):
+        box = page.locator(part).first.bounding_box()
+        assert box is None or box["y"] + box["height"] <= DESKTOP["height"], part
+    page.set_viewport_size(PHONE)
+
+
+def summary_fits(page, name: str, language: str) -> None:
+    """The game's summary in another language: no wider than the phone."""
+    page.evaluate(
+        """(lang) => fetch('/i18n/setlang/', {method: 'POST', headers: {'X-CSRFToken':
+           document.querySelector('[name=csrfmiddlewaretoken]').value,
+           'Content-Type': 'application/x-www-form-urlencoded'},
+           body: 'language=' + lang})""",
+        language,
+    )
+    page.reload()
+    page.locator("#summary h2").wait_for()
+    page.screenshot(path=str(ARTIFACTS / f"phone-{name}-over-{language}-375.png"), full_page=True)
+    wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+    assert wide <= 0, (language, wide)
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("tute-pairs", {"variant": "tute", "players": 4, "pairs": True, "rounds": 1}),
+        ("habanero", {"variant": "habanero", "players": 2, "points_to_win": 1}),
+        ("pocha", {"variant": "pocha", "players": 4}),
+    ],
+)
+def test_a_whole_game_on_a_phone_keeps_every_turn_on_one_screen(
+    browser, embedded_daphne_server, name, options
+):
+    table = practice(f"phone_{name.replace('-', '_')}", **options)
+    context = browser.new_context(locale="en-US", viewport=PHONE, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    log_in(page, embedded_daphne_server, f"phone_{name.replace('-', '_')}")
+    page.goto(embedded_daphne_server + table.get_absolute_url())
+    seen = play_to_the_end(page, name)
+    assert seen["card"] >= 10
+    page.screenshot(path=str(ARTIFACTS / f"phone-{name}-over-375.png"), full_page=True)
+    for language in ("fr", "es"):
+        summary_fits(page, name, language)
+    context.close()
