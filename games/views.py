@@ -13,14 +13,14 @@ from accounts.ip import client_ip
 from games import reports
 from games.analysis import analysis_for_page, game_analysis_for
 from games.engine.cards import CARDS
+from games.engine.rulebook import HABANERO_OVER
 from games.forms import InviteForm, LobbyFilterForm, ReportForm, TableOptionsForm
 from games.models import Game, Table
-from games.engine.rulebook import HABANERO_OVER
 from games.replays import game_replay
 from games.robot_names import LEVEL_WORDS
 from games.table import requests, seating
-from games.table.frames import table_summary
 from games.table.explain import PLAY_DUTIES
+from games.table.frames import table_summary
 from games.table.options import OPTION, option_value_label
 from games.table.refusals import MESSAGES, TableError
 from games.templatetags.cards import card_label

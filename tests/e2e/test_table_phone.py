@@ -94,7 +94,6 @@ def play_to_the_end(page, name: str, *, shots_at: int = 3) -> dict:
             page.locator(ENABLED_CARDS).first.click()
         else:
             page.locator("#next-deal").click()
-        import sys; print(step, page.evaluate("scrollY"), file=sys.stderr)
         page.wait_for_function(
             f"""() => Number(document.getElementById('table-app').dataset.count) > {before}
                 || !!document.querySelector('#error:not([hidden])')""",
