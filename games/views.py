@@ -25,6 +25,7 @@ from games.table.options import OPTION, option_value_label
 from games.table.refusals import MESSAGES, TableError
 from games.templatetags.cards import card_label
 from rankings import selectors as rankings_selectors
+from rankings.services import BANK_CUT_PERCENT
 from rankings.trophies import BY_CODE
 
 # The 40 cards in the engine's order (suits O, C, E, B, strongest first): the order a hand
@@ -62,6 +63,9 @@ TABLE_STRINGS = {
     "exchange": _("Give your %(card)s for the trump card"),
     "exchanged": _("%(user)s gives the %(card)s and takes the trump card."),
     "exchanged_you": _("You give the %(card)s and take the trump card."),
+    "sang_you": _("You sing %(value)s in %(suit)s!"),
+    "sang_tute_you": _("You announce a tute!"),
+    "capote_you": _("You declare capote!"),
     "capote_yes": _("Declare capote"),
     "capote_no": _("No capote"),
     "capote": _("%(user)s declares capote!"),
@@ -168,12 +172,14 @@ TABLE_STRINGS = {
     "deal": _("Deal"),
     "winner_col": _("Winner"),
     "title_your_turn": _("Your turn!"),
-    "alerts": _("Turn alerts"),
-    "alert_title": _("Tab title"),
-    "alert_sound": _("Sound"),
-    "alert_vibrate": _("Vibration"),
     "while_away": _("While you were away, a robot played for you: %(moves)s."),
     "abandoned_by": _("%(who)s abandoned the game: it counts as lost for them."),
+    "pot_line": _(
+        "Pot: %(pot)s chips. The bank keeps %(bank)s (%(cut)s); the winners share the rest."
+    ),
+    "bank_cut": f"{BANK_CUT_PERCENT}%",
+    "paid_line": _("%(user)s: staked %(staked)s, received %(chips)s chips, +%(xp)s XP."),
+    "xp_line": _("%(user)s: +%(xp)s XP."),
 }
 
 
@@ -241,6 +247,36 @@ def game_record(request, pk: int):
     return response
 
 
+EXCLUDED = {
+    "same_ip": _(
+        "This game counts for no leaderboard: two of its players played from the same "
+        "internet address. Chips and XP were paid all the same."
+    ),
+    "moderator": _(
+        "This game counts for no leaderboard: a moderator excluded it. Chips and XP were "
+        "paid all the same."
+    ),
+}
+
+
+def payout_for_page(game_id: int) -> dict | None:
+    """A finished game's chips and XP, by seat, and why it counts for no leaderboard, in
+    the reader's words; None before its result was handed over."""
+    payout = rankings_selectors.game_payout(game_id=game_id)
+    if payout is None:
+        return None
+    excluded = str(EXCLUDED[payout.exclusion]) if payout.exclusion in EXCLUDED else None
+    if excluded and payout.exclusion_note:
+        excluded = f"{excluded} ({payout.exclusion_note})"
+    return {
+        "competitive": payout.competitive,
+        "pot": payout.pot,
+        "bank": payout.bank,
+        "excluded": excluded,
+        "seats": {s.seat: {"staked": s.staked, "chips": s.chips, "xp": s.xp} for s in payout.seats},
+    }
+
+
 def game_awards(request, pk: int):
     """A finished game's rating changes and new trophies, by seat, for the end-of-game
     summary. The award runs just after the game ends: until it has, `awarded` is false and
@@ -264,7 +300,20 @@ def game_awards(request, pk: int):
             }
         )
     awarded = rankings_selectors.game_awarded(game_id=game.pk)
-    return JsonResponse({"awarded": awarded, "seats": seats})
+    payout = payout_for_page(game.pk)
+    for seat in seats:
+        paid = (payout or {"seats": {}})["seats"].get(seat["seat"])
+        seat["paid"] = paid
+    return JsonResponse(
+        {
+            "awarded": awarded,
+            "seats": seats,
+            "competitive": bool(payout and payout["competitive"]),
+            "pot": payout["pot"] if payout else 0,
+            "bank": payout["bank"] if payout else 0,
+            "excluded": payout["excluded"] if payout else None,
+        }
+    )
 
 
 def _lobby_strings() -> dict:

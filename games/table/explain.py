@@ -1,7 +1,8 @@
 """What the table page explains but may not work out itself, since it decides no rule: who
-wins the trick on the felt so far, who took the last one and what it was worth, and why the
+wins the trick on the felt so far, who took the last one and what it was worth, why the
 cards a seat may not play are dimmed (the engine's refusal, by kind: the page reads its
-sentence in the player's language from `refusals.MESSAGES`).
+sentence in the player's language from `refusals.MESSAGES`), and the score sheet of the
+finished deals.
 
 Each reads the room's engine state only; `frames.game_json` puts them in a seat's `game`.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import Action, GameState, IllegalAction
-from games.engine.cards import CARDS, POINTS_OF
+from games.engine.cards import CARDS, POINTS_OF, SUITS, parse_card_index
 from games.engine.refusals import Refusal
 from games.engine.rulebook import trick_winner_seat
 
@@ -71,3 +72,34 @@ def dimmed_reason(state: GameState, seat: int | None) -> str | None:
     except IllegalAction as refusal:
         return refusal.kind.value if refusal.kind in PLAY_DUTIES else None
     return None
+
+
+def score_sheet(state: GameState) -> list[dict[str, Any]]:
+    """Every finished deal of the game, as the score sheet shows it at any time: each side's
+    points (pocha: each seat's hand score, its bid and the tricks it took), the deal's winner
+    (None: nobody, as a habanero deal under 100), the points it carried in, capote, tute."""
+    summaries = state.deal_summaries()
+    if not state.deal_over:
+        summaries = summaries[:-1]  # the deal being played is no line of the sheet yet
+    deals = state.record_deals()
+    sheet = []
+    for summary, (deal, _actions) in zip(summaries, deals, strict=False):
+        taken = None
+        if summary["bids"] is not None:
+            trump = SUITS.index(deal.trump_card.suit)
+            taken = [0] * state.n
+            for trick in summary["tricks"]:
+                cards = [parse_card_index(p["card"]) for p in trick]
+                taken[trick_winner_seat(trump, state.n, trick[0]["seat"], cards)] += 1
+        sheet.append(
+            {
+                "points": summary["points"],
+                "winner": summary["winner"],
+                "bids": summary["bids"],
+                "taken": taken,
+                "carry": summary["carry"],
+                "capote": summary["capote"],
+                "tute": summary["tute"],
+            }
+        )
+    return sheet

@@ -18,7 +18,7 @@ NEXT_STEP = """() => {
   const heading = document.querySelector('#summary h2');
   if (shown(heading) && heading.textContent === 'Game over') return 'over';
   if (document.querySelector('#actions button:not([disabled])')) return 'action';
-  if (document.querySelector('#hand button:not([disabled])')) return 'card';
+  if (document.querySelector('#hand button.playable:not([disabled])')) return 'card';
   const next = document.getElementById('next-deal');
   if (shown(next) && !next.disabled) return 'deal';
   return null;

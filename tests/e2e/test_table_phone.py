@@ -33,7 +33,7 @@ TURN = """() => {
   let step = null;
   if (over) step = 'over';
   else if (document.querySelector('#actions button:not([disabled])')) step = 'action';
-  else if (document.querySelector('#hand button:not([disabled])')) step = 'card';
+  else if (document.querySelector('#hand button.playable:not([disabled])')) step = 'card';
   else if (shown(document.getElementById('next-deal'))
            && !document.getElementById('next-deal').disabled) step = 'deal';
   if (step === null) return null;
@@ -89,17 +89,24 @@ def play_to_the_end(page, name: str, *, shots_at: int = 3) -> dict:
             screenshots(page, name)
         before = count(page)
         if step == "action":
-            page.locator(ENABLED_ACTIONS).first.click()
+            tap(page, ENABLED_ACTIONS)
         elif step == "card":
-            page.locator(ENABLED_CARDS).first.click()
+            tap(page, ENABLED_CARDS)
         else:
-            page.locator("#next-deal").click()
+            tap(page, "#next-deal")
         page.wait_for_function(
             f"""() => Number(document.getElementById('table-app').dataset.count) > {before}
                 || !!document.querySelector('#error:not([hidden])')""",
             timeout=30_000,
         )
         moves += 1
+
+
+def tap(page, selector: str) -> None:
+    """A tap where the thing is on screen, as a thumb does: never a scroll first (a
+    locator's click scrolls when the page redraws under it)."""
+    box = page.locator(selector).first.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 def screenshots(page, name: str) -> None:
