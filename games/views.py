@@ -157,7 +157,7 @@ TABLE_STRINGS = {
     ),
     "capote_made": _("%(who)s made capote: every trick of the arrastre, and the deal."),
     "capote_lost": _("%(who)s declared capote and lost a trick: the deal goes to the other side."),
-    "tie_last_trick": _("Equal points: %(who)s took the last trick, so %(who)s wins the deal."),
+    "tie_last_trick": _("Equal points: the last trick decides, and %(who)s took it."),
     "no_winner_carry": _(
         "Nobody passed %(over)s points: nobody wins this deal, and its points are carried "
         "into the next one."
