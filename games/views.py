@@ -17,7 +17,7 @@ from games.engine.rulebook import HABANERO_OVER
 from games.forms import InviteForm, LobbyFilterForm, ReportForm, TableOptionsForm
 from games.models import Game, Table
 from games.replays import game_replay
-from games.robot_names import LEVEL_WORDS
+from games.robot_names import LEVEL_WORDS, robot_label, robot_name
 from games.table import requests, seating
 from games.table.explain import PLAY_DUTIES
 from games.table.frames import table_summary
@@ -190,11 +190,24 @@ def game_detail(request, pk: int):
     if game.status == Game.Status.PLAYING:
         raise Http404
     seats = list(game.seats.all())
-    names = {s.seat: (s.user.username if s.user_id else s.robot) for s in seats}
+    names = {s.seat: (s.user.username if s.user_id else str(robot_name(s.seat))) for s in seats}
     replay = game_replay(game=game) if game.record.get("deals") else None
-    context = {"game": game, "seats": seats, "replay": replay}
+    payout = payout_for_page(game.pk) if game.status == Game.Status.FINISHED else None
+    paid = (payout or {}).get("seats", {})
+    rows = [
+        {
+            "seat": s,
+            "name": s.user.username if s.user_id else robot_label(s.seat, s.robot),
+            "paid": paid.get(s.seat),
+        }
+        for s in seats
+    ]
+    # The replay is drawn from the viewer's own seat when they played in the game.
+    viewer = next((s.seat for s in seats if s.user_id and s.user_id == request.user.pk), 0)
+    context = {"game": game, "seats": rows, "replay": replay, "payout": payout}
     if replay is not None:
         context.update(
+            viewer_seat=viewer,
             names=[names.get(seat, "") for seat in range(replay["players"])],
             all_cards=_all_cards(),
             strings=TABLE_STRINGS,
@@ -232,6 +245,20 @@ def _deal_for_page(deal: dict, replay: dict, names: dict) -> dict:
         "winner": None
         if summary["winner"] is None
         else _side_names(replay, names, summary["winner"]),
+        # Pocha: each player's bid, the tricks they took and the hand's points.
+        "pocha": None
+        if summary["bids"] is None
+        else [
+            (names.get(seat, ""), bid, taken, points)
+            for seat, (bid, taken, points) in enumerate(
+                zip(
+                    summary["bids"],
+                    deal["steps"][-1]["tricks_won"],
+                    summary["points"] or [None] * len(summary["bids"]),
+                    strict=True,
+                )
+            )
+        ],
     }
 
 
@@ -271,6 +298,7 @@ def payout_for_page(game_id: int) -> dict | None:
     return {
         "competitive": payout.competitive,
         "pot": payout.pot,
+        "cut": f"{BANK_CUT_PERCENT}%",
         "bank": payout.bank,
         "excluded": excluded,
         "seats": {s.seat: {"staked": s.staked, "chips": s.chips, "xp": s.xp} for s in payout.seats},

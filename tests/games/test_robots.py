@@ -188,6 +188,7 @@ async def test_a_disconnect_hands_the_seat_to_a_robot_and_a_reconnect_takes_it_b
         "away": False,
         "abandoned": False,
         "timeouts": 0,
+        "name": users[away].username,
     }
     seat_row = await sync_to_async(GameSeat.objects.get)(game=game, seat=away)
     assert seat_row.away_since is None and not seat_row.abandoned
