@@ -294,7 +294,8 @@ def payout_for_page(game_id: int) -> dict | None:
         return None
     excluded = str(EXCLUDED[payout.exclusion]) if payout.exclusion in EXCLUDED else None
     if excluded and payout.exclusion_note:
-        excluded = f"{excluded} ({payout.exclusion_note})"
+        reason = _("The moderator's reason: %(note)s") % {"note": payout.exclusion_note}
+        excluded = f"{excluded} {reason}"
     return {
         "competitive": payout.competitive,
         "pot": payout.pot,

@@ -4,6 +4,7 @@ big enough to tap), the trick, the trump, whose turn it is and the actions offer
 screen; no page is wider than the screen, the summaries in French and Spanish included.
 Screenshots of each variant at 375×812 and 1280×800 go to test-artifacts/."""
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -53,8 +54,34 @@ TURN = """() => {
     }
     if (!document.querySelector('#status').textContent.trim()) off.push('no turn line');
   }
-  return {step, off};
+  // What the felt explains now: who took the trick and which card is marked as winning it.
+  const taken = document.getElementById('trick-taken');
+  const winning = document.querySelector('#trick .played.winning');
+  const seatAt = (pos) => {
+    const box = document.querySelector(`#felt .seat-box.pos-${pos}`);
+    return box ? box.dataset.name : null;
+  };
+  const pos = winning ? [...winning.classList].find((c) => c.startsWith('pos-')).slice(4) : null;
+  return {
+    step, off,
+    taken: shown(taken) ? taken.textContent : null,
+    winner: pos && seatAt(pos),
+    illegal: document.querySelectorAll('#hand button.illegal').length,
+    summary: shown(document.getElementById('summary'))
+      ? document.getElementById('summary').innerText : null,
+  };
 }"""
+
+# A dimmed card says why, in the engine's words (games/table/refusals.py).
+DUTIES = (
+    "While the stock has cards, you must answer a trump lead with a trump when you hold one.",
+    "You must follow suit when you can.",
+    "You must follow suit with a higher card when you can.",
+    "You cannot follow suit, so you must play a trump higher than the one on the table when "
+    "you can.",
+    "You cannot follow suit, so you must play a trump when you have one.",
+)
+TAKEN = re.compile(r"(You take|(Robot \w+) takes) the trick(, (\d+) points)?\.")
 
 
 def practice(username: str, **options) -> Table:
@@ -70,11 +97,11 @@ def count(page) -> int:
     return int(page.locator("#table-app").get_attribute("data-count") or -1)
 
 
-def play_to_the_end(page, name: str, *, shots_at: int = 3) -> dict:
+def play_to_the_end(page, name: str, username: str, *, shots_at: int = 3) -> dict:
     """Play the player's turns (the first action offered, else the first card) until the
     game is over, checking each turn's screen; the screenshots at move `shots_at`."""
     moves = 0
-    seen = {"action": 0, "card": 0, "deal": 0}
+    seen = {"action": 0, "card": 0, "deal": 0, "dimmed": 0, "taken": set(), "summaries": []}
     while True:
         turn = page.wait_for_function(TURN, timeout=30_000).json_value()
         if turn["off"]:
@@ -82,18 +109,37 @@ def play_to_the_end(page, name: str, *, shots_at: int = 3) -> dict:
             page.screenshot(path=str(ARTIFACTS / f"phone-{name}-failed-375.png"))
         assert turn["off"] == [], (moves, turn)
         step = turn["step"]
+        if turn["taken"]:
+            # The trick goes to its winner, named with its points, and its card is marked.
+            taken = TAKEN.fullmatch(turn["taken"])
+            assert taken, turn["taken"]
+            assert turn["winner"] == (taken.group(2) or username), turn
+            seen["taken"].add(taken.group(1))
         if step == "over":
+            seen["summaries"].append(turn["summary"])
             return seen
         seen[step] += 1
         if moves == shots_at:
             screenshots(page, name)
         before = count(page)
+        if step == "card" and turn["illegal"] and not seen["dimmed"]:
+            # Tapped, a dimmed card says why it may not be played now, and nothing is played.
+            tap(page, "#hand button.illegal")
+            page.locator("#card-why").wait_for()
+            assert page.locator("#card-why").inner_text() in DUTIES
+            assert count(page) == before
+            seen["dimmed"] += 1
         if step == "action":
             tap(page, ENABLED_ACTIONS)
         elif step == "card":
             tap(page, ENABLED_CARDS)
         else:
+            seen["summaries"].append(turn["summary"])
             tap(page, "#next-deal")
+            # A deal is no action of the record: the summary goes once it is dealt.
+            page.locator("#summary").wait_for(state="hidden", timeout=30_000)
+            moves += 1
+            continue
         page.wait_for_function(
             f"""() => Number(document.getElementById('table-app').dataset.count) > {before}
                 || !!document.querySelector('#error:not([hidden])')""",
@@ -147,15 +193,59 @@ def summary_fits(page, name: str, language: str) -> None:
 def test_a_whole_game_on_a_phone_keeps_every_turn_on_one_screen(
     browser, embedded_daphne_server, name, options
 ):
-    table = practice(f"phone_{name.replace('-', '_')}", **options)
+    username = f"phone_{name.replace('-', '_')}"
+    table = practice(username, **options)
     context = browser.new_context(locale="en-US", viewport=PHONE, has_touch=True)
     page = context.new_page()
     page.set_default_timeout(20_000)
-    log_in(page, embedded_daphne_server, f"phone_{name.replace('-', '_')}")
+    log_in(page, embedded_daphne_server, username)
     page.goto(embedded_daphne_server + table.get_absolute_url())
-    seen = play_to_the_end(page, name)
+    page.locator("#hand button").first.wait_for()
+    # Robots have names of their own and their level in words, never the registry's name.
+    robots = page.locator("#felt .seat-box.robot").evaluate_all("bs => bs.map(b => b.innerText)")
+    assert robots and all(re.match(r"Robot (Norte|Este|Sur|Oeste)\nrandom", r) for r in robots)
+    assert len(set(robots)) == len(robots)
+    if options.get("pairs"):
+        # Pairs: the partner opposite is marked, and the score says whose team is whose.
+        assert (
+            page.locator("#felt .seat-box.partner")
+            .inner_text()
+            .startswith("Robot Sur\nrandom\nyour partner")
+        )
+        assert page.locator(".scoreboard tr.mine th").inner_text().startswith("You and Robot Sur")
+    seen = play_to_the_end(page, name, username)
     assert seen["card"] >= 10
+    assert seen["dimmed"] == 1, "no card was dimmed in a whole game"
+    assert seen["taken"], "no trick taken was explained"
+    last = seen["summaries"][-1]
+    if name == "pocha":
+        # Pocha's own summary: bids, tricks and points for each hand; no cantes, no deal won.
+        for summary in seen["summaries"]:
+            head = summary.split("\n")[1]
+            assert head.split("\t")[1:] == ["Bid", "Tricks", "Points", "Game score"], head
+            assert "Cantes" not in summary and "Nobody won this deal" not in summary
+        assert seen["deal"] == 18
+    else:
+        assert "Cantes" in last
+    for summary in seen["summaries"]:
+        if name == "habanero" and "Nobody passed 100 points" in summary:
+            # A deal nobody won: the next one carries its points (checked again in the sheet).
+            assert "nobody wins this deal, and its points are carried into the next one" in summary
     page.screenshot(path=str(ARTIFACTS / f"phone-{name}-over-375.png"), full_page=True)
+    # The score sheet of every deal, opened from under the felt.
+    page.locator("#score-sheet-button").click()
+    sheet = page.locator("#score-sheet table")
+    assert sheet.locator("tr").count() == seen["deal"] + 2
     for language in ("fr", "es"):
         summary_fits(page, name, language)
     context.close()
+
+
+def test_a_missing_table_or_game_leads_back_to_the_lobby(page, embedded_daphne_server):
+    for path in ("/tables/999999/", "/games/999999/"):
+        response = page.goto(embedded_daphne_server + path)
+        assert response.status == 404
+        link = page.locator(".error-links a.to-lobby")
+        assert link.inner_text() == "Back to the lobby: the open tables"
+        link.click()
+        page.wait_for_url(embedded_daphne_server + "/tables/")

@@ -27,8 +27,12 @@ export function watchActions(store, act) {
       help.textContent = T.capote_help;
       help.hidden = !buttons.some((b) => b.kind === "capote");
       box.replaceChildren();
+      if (buttons.some((b) => b.kind === "bid")) box.append(make("span", "bid-label", `${T.bids}:`));
       for (const { action, kind, label: text } of buttons) {
-        const button = make("button", `action-btn action-${kind}`, text);
+        // A bid is its number alone (its whole label for screen readers): a hand of ten
+        // offers eleven, and they fit two rows on a phone.
+        const button = make("button", `action-btn action-${kind}`, kind === "bid" ? String(action.bid) : text);
+        if (kind === "bid") button.setAttribute("aria-label", text);
         button.type = "button";
         button.dataset.action = JSON.stringify(action);
         button.disabled = busy;

@@ -52,6 +52,7 @@ function drawSeatBoxes(felt, { players, boxes }) {
   const before = felt.querySelector(".scoreboard");
   for (const seat of boxes) {
     const box = make("div", `seat-box pos-${seat.position}`);
+    box.dataset.name = seat.name;
     if (seat.turn) box.classList.add("turn");
     if (seat.me) box.classList.add("me");
     const name = make("div", "seat-name");
