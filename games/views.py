@@ -173,6 +173,7 @@ TABLE_STRINGS = {
     "winner_col": _("Winner"),
     "title_your_turn": _("Your turn!"),
     "while_away": _("While you were away, a robot played for you: %(moves)s."),
+    "close": _("Close"),
     "abandoned_by": _("%(who)s abandoned the game: it counts as lost for them."),
     "pot_line": _(
         "Pot: %(pot)s chips. The bank keeps %(bank)s (%(cut)s); the winners share the rest."

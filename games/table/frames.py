@@ -125,6 +125,8 @@ def game_live(room: Room) -> dict[str, Any]:
                 "timeouts": gs.timeouts,
                 # A robot's seat has its own name; a player keeps theirs (`user`).
                 "name": names.get(gs.user_id) or robot_name(gs.seat),
+                # What a robot did in the player's name during their last absence.
+                "while_away": gs.while_away,
             }
             for gs in seats
         ],

@@ -19,6 +19,7 @@ import { watchChat } from "./chat.js";
 import { hideError, showError, watchNotices } from "./notices.js";
 import { watchScoreSheet } from "./sheet.js";
 import { watchAlerts } from "./alerts.js";
+import { watchAway } from "./away.js";
 
 const app = $("table-app");
 if (app) start(app);
@@ -66,6 +67,7 @@ function start(app) {
   watchNotices(store);
   watchScoreSheet(store);
   watchAlerts(store);
+  watchAway(store);
   startTimers(store, app);
 
   function onMessage(frame) {
