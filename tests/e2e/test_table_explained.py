@@ -50,9 +50,7 @@ def game_part(state) -> dict:
     }
 
 
-def test_a_habanero_deal_under_100_says_why_and_the_next_carries_its_points(
-    browser, embedded_daphne_server
-):
+def test_a_habanero_deal_under_100_says_why_and_the_next_carries_its_points(browser, quick_daphne):
     ended, carried = a_deal_nobody_won()
     table = practice("carlota", variant="habanero", players=2, move_time=300)
     context = browser.new_context(locale="en-US", viewport=PHONE)
@@ -60,8 +58,8 @@ def test_a_habanero_deal_under_100_says_why_and_the_next_carries_its_points(
     page.set_default_timeout(20_000)
     # The page keeps the real table's state; the game's later pushes are the relay's own.
     relay = Relay(page, edit=lambda frame: frame if frame["type"] == "state" else None)
-    log_in(page, embedded_daphne_server, "carlota")
-    page.goto(embedded_daphne_server + table.get_absolute_url())
+    log_in(page, quick_daphne, "carlota")
+    page.goto(quick_daphne + table.get_absolute_url())
     page.locator("#hand button").first.wait_for()
     state = next(f for f in relay.to_page if f["type"] == "state")
     game_id = state["game"]["id"]

@@ -131,19 +131,20 @@ function draw(slice, request) {
     box.append(make("h2", "", T.game_cancelled), make("p", "", slice.text), buttons(slice.buttons, request));
     return;
   }
+  // What decided it and what comes next first: the summary scrolls inside the felt.
   box.append(make("h2", "", slice.heading));
+  if (slice.winner) box.append(make("p", "winner-line", slice.winner));
+  for (const text of slice.explain) box.append(make("p", "explain", text));
+  box.append(buttons(slice.buttons, request));
   const table = smallTable("summary-table", slice.headings, slice.rows);
   if (slice.highlight !== null) table.rows[slice.highlight + 1]?.classList.add("winner");
   box.append(table);
-  for (const text of slice.explain) box.append(make("p", "explain", text));
-  if (slice.winner) box.append(make("p", "winner-line", slice.winner));
   if (slice.awards.length) {
     const list = make("ul", "award-list");
     list.id = "summary-awards";
     list.append(...slice.awards.map(([kind, text]) => make("li", kind, text)));
     box.append(list);
   }
-  box.append(buttons(slice.buttons, request));
 }
 
 function buttons({ next, again, replay, busy }, request) {
