@@ -94,12 +94,15 @@ function pochaTable(S, v) {
   };
 }
 
+// A sentence may begin with "you".
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
 // What decided the deal, and what happened to the game, in words.
 function explanations(S, v, pocha) {
   const lines = [];
   if (v.tute) lines.push(fmt(whoSays(S, v.tute.seat) === T.you ? T.sang_tute_you : T.sang_tute, { user: seatName(S, v.tute.seat) }));
   if (v.capote && v.capote.made !== null) {
-    lines.push(fmt(v.capote.made ? T.capote_made : T.capote_lost, { who: whoSays(S, v.capote.seat) }));
+    lines.push(capital(fmt(v.capote.made ? T.capote_made : T.capote_lost, { who: whoSays(S, v.capote.seat) })));
   }
   if (!pocha && !v.capote && !v.tute && v.deal_winner !== null && v.last_trick !== null) {
     // A tie on points goes to the side that took the last trick.
