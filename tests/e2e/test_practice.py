@@ -93,7 +93,7 @@ def test_a_player_plays_a_practice_game_against_three_robots_to_the_end(
 
     summary = page.locator("#summary")
     assert summary.locator("h2").inner_text() == "Game over"
-    assert "won." in summary.locator(".winner-line").inner_text()
+    assert summary.locator(".winner-line").inner_text().startswith("Winners: ")
     assert page.get_by_role("link", name="See the replay").is_visible()
     # The game is over: nothing left to cancel or leave.
     assert not page.get_by_role("button", name="Propose to cancel").is_visible()

@@ -60,7 +60,8 @@ function summary(S, pending, awardsOf) {
     ...(pocha ? pochaTable(S, v) : sidesTable(S, v)),
     explain: explanations(S, v, pocha),
     winner: v.game_over
-      ? fmt(winners.length > 1 ? T.winners : T.winner, { who: winners.map((w) => sideLabel(S, w)).join(", ") })
+      // A team, or several players, won: "Winners: …" (a pair is no single "who").
+      ? fmt(winners.length > 1 || v.pairs ? T.winners : T.winner, { who: winners.map((w) => sideLabel(S, w)).join(", ") })
       : pocha || v.deal_winner === null ? null : fmt(T.winner, { who: sideLabel(S, v.deal_winner) }),
     awards: v.game_over && S.game.status === "finished" ? awardLines(awardsOf(S.game.id)) : [],
     buttons,
