@@ -248,3 +248,18 @@ def test_a_missing_table_or_game_leads_back_to_the_lobby(page, quick_daphne):
         assert link.inner_text() == "Back to the lobby: the open tables"
         link.click()
         page.wait_for_url(quick_daphne + "/tables/")
+
+
+def test_an_anonymous_spectator_is_asked_to_log_in_to_chat_not_to_sit_at_a_full_table(
+    page, quick_daphne
+):
+    table = practice("vera", variant="habanero", players=2)
+    page.set_viewport_size(PHONE)
+    page.goto(quick_daphne + table.get_absolute_url())
+    page.locator("#trick .played, #trick .felt-message, #trump .trump-card").first.wait_for()
+    chat = page.locator(".chat-panel")
+    assert chat.get_by_role("link", name="Log in to chat").is_visible()
+    assert not chat.locator("#chat-form").is_visible()
+    # Every seat is taken: nothing invites a visitor to sit down.
+    assert page.get_by_role("link", name="Log in to sit down").count() == 0
+    assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
