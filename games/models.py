@@ -152,6 +152,10 @@ class GameSeat(models.Model):
     # back, and at `abandon_at` (the grace period's end) they have abandoned.
     away_since = models.DateTimeField(_("away since"), null=True, blank=True)
     abandon_at = models.DateTimeField(_("abandons at"), null=True, blank=True)
+    # The game's action count when the player went away, and once they are back, what the
+    # robot did in their name meanwhile (the seat's actions, as in the record), to tell them.
+    away_count = models.PositiveIntegerField(_("actions when away"), null=True, blank=True)
+    while_away = models.JSONField(_("played while away"), default=list, db_default=[], blank=True)
 
     class Meta:
         ordering = ["game", "seat"]

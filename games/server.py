@@ -41,7 +41,6 @@ from games.table import presence
 logger = logging.getLogger(__name__)
 
 PROCESS_ID = uuid.uuid4()
-SWEEP_SECONDS = 1.0
 _loop_task: asyncio.Task | None = None
 # This process's open sockets (consumers with a `rejoin()`), for when pushes were lost.
 SOCKETS: weakref.WeakSet = weakref.WeakSet()
@@ -191,7 +190,7 @@ async def _run() -> None:
                 await rejoin_all()
         except Exception:
             logger.exception("the channel layer check failed; it goes on")
-        await asyncio.sleep(SWEEP_SECONDS)
+        await asyncio.sleep(settings.TIMER_SWEEP_SECONDS)
 
 
 def ensure_running() -> None:

@@ -13,15 +13,19 @@ from accounts.ip import client_ip
 from games import reports
 from games.analysis import analysis_for_page, game_analysis_for
 from games.engine.cards import CARDS
+from games.engine.rulebook import HABANERO_OVER
 from games.forms import InviteForm, LobbyFilterForm, ReportForm, TableOptionsForm
 from games.models import Game, Table
 from games.replays import game_replay
+from games.robot_names import LEVEL_WORDS, robot_label, robot_name
 from games.table import requests, seating
+from games.table.explain import PLAY_DUTIES
 from games.table.frames import table_summary
 from games.table.options import OPTION, option_value_label
-from games.table.refusals import TableError
+from games.table.refusals import MESSAGES, TableError
 from games.templatetags.cards import card_label
 from rankings import selectors as rankings_selectors
+from rankings.services import BANK_CUT_PERCENT
 from rankings.trophies import BY_CODE
 
 # The 40 cards in the engine's order (suits O, C, E, B, strongest first): the order a hand
@@ -35,6 +39,7 @@ TABLE_STRINGS = {
     "waiting_for": _("Waiting for %(user)s."),
     "may_sing": _("You may sing now."),
     "waiting_players": _("Waiting for players: %(free)s free seats."),
+    "waiting_player": _("Waiting for a player: one free seat."),
     "ready_master": _("Every seat is taken: start the game when you are ready."),
     "ready": _("Every seat is taken: waiting for the master to start."),
     "new_game": _("New game with the same players"),
@@ -55,8 +60,12 @@ TABLE_STRINGS = {
     "tute_12": _("Tute of kings"),
     "tute_11": _("Tute of knights"),
     "sang_tute": _("%(user)s announces a tute!"),
-    "exchange": _("Take the trump card for the %(card)s"),
-    "exchanged": _("%(user)s takes the trump card for the %(card)s."),
+    "exchange": _("Give your %(card)s for the trump card"),
+    "exchanged": _("%(user)s gives the %(card)s and takes the trump card."),
+    "exchanged_you": _("You give the %(card)s and take the trump card."),
+    "sang_you": _("You sing %(value)s in %(suit)s!"),
+    "sang_tute_you": _("You announce a tute!"),
+    "capote_you": _("You declare capote!"),
     "capote_yes": _("Declare capote"),
     "capote_no": _("No capote"),
     "capote": _("%(user)s declares capote!"),
@@ -127,6 +136,51 @@ TABLE_STRINGS = {
     "cancel_expired": _("Not everyone answered in time: the game goes on."),
     "cancelled": _("The game was cancelled."),
     "timed_out": _("Time is up for %(user)s: a robot played for them."),
+    "timed_out_you": _("Your time was up: a robot played for you."),
+    # The table on one screen, every moment explained (issue 22).
+    "robot_label": _("%(name)s · %(level)s"),
+    "levels": LEVEL_WORDS,
+    # Why a card is dimmed on the player's turn: the engine's refusal, by kind.
+    "dimmed": {kind.value: MESSAGES[kind] for kind in PLAY_DUTIES},
+    "dimmed_title": _("You may not play this card now."),
+    "trump_is": _("Trump: %(suit)s"),
+    "led": pgettext_lazy("the card that led the trick", "led"),
+    "takes_trick": _("%(user)s takes the trick, %(points)s points."),
+    "takes_trick_plain": _("%(user)s takes the trick."),
+    "you_take_trick": _("You take the trick, %(points)s points."),
+    "you_take_trick_plain": _("You take the trick."),
+    "partner": _("your partner"),
+    "your_team": _("You and %(partner)s"),
+    "capote_help": _(
+        "Capote: you promise to win every trick left. Win them all and you win the deal; "
+        "lose one and the deal goes to the other side at once."
+    ),
+    "capote_made": _("%(who)s made capote: every trick of the arrastre, and the deal."),
+    "capote_lost": _("%(who)s declared capote and lost a trick: the deal goes to the other side."),
+    "tie_last_trick": _("Equal points: the last trick decides, and %(who)s took it."),
+    "no_winner_carry": _(
+        "Nobody passed %(over)s points: nobody wins this deal, and its points are carried "
+        "into the next one."
+    ),
+    "carried": _("Carried from the last deal: %(points)s."),
+    "habanero_over": HABANERO_OVER,
+    "of_over": _("%(total)s of %(over)s"),
+    "pocha_bid": _("Bid"),
+    "pocha_tricks": _("Tricks"),
+    "score_sheet": _("Score sheet"),
+    "hide_score_sheet": _("Hide the score sheet"),
+    "deal": _("Deal"),
+    "winner_col": _("Winner"),
+    "title_your_turn": _("Your turn!"),
+    "while_away": _("While you were away, a robot played for you: %(moves)s."),
+    "close": _("Close"),
+    "abandoned_by": _("%(who)s abandoned the game: it counts as lost for them."),
+    "pot_line": _(
+        "Pot: %(pot)s chips. The bank keeps %(bank)s (%(cut)s); the winners share the rest."
+    ),
+    "bank_cut": f"{BANK_CUT_PERCENT}%",
+    "paid_line": _("%(user)s: staked %(staked)s, received %(chips)s chips, +%(xp)s XP."),
+    "xp_line": _("%(user)s: +%(xp)s XP."),
 }
 
 
@@ -137,11 +191,24 @@ def game_detail(request, pk: int):
     if game.status == Game.Status.PLAYING:
         raise Http404
     seats = list(game.seats.all())
-    names = {s.seat: (s.user.username if s.user_id else s.robot) for s in seats}
+    names = {s.seat: (s.user.username if s.user_id else str(robot_name(s.seat))) for s in seats}
     replay = game_replay(game=game) if game.record.get("deals") else None
-    context = {"game": game, "seats": seats, "replay": replay}
+    payout = payout_for_page(game.pk) if game.status == Game.Status.FINISHED else None
+    paid = (payout or {}).get("seats", {})
+    rows = [
+        {
+            "seat": s,
+            "name": s.user.username if s.user_id else robot_label(s.seat, s.robot),
+            "paid": paid.get(s.seat),
+        }
+        for s in seats
+    ]
+    # The replay is drawn from the viewer's own seat when they played in the game.
+    viewer = next((s.seat for s in seats if s.user_id and s.user_id == request.user.pk), 0)
+    context = {"game": game, "seats": rows, "replay": replay, "payout": payout}
     if replay is not None:
         context.update(
+            viewer_seat=viewer,
             names=[names.get(seat, "") for seat in range(replay["players"])],
             all_cards=_all_cards(),
             strings=TABLE_STRINGS,
@@ -179,6 +246,20 @@ def _deal_for_page(deal: dict, replay: dict, names: dict) -> dict:
         "winner": None
         if summary["winner"] is None
         else _side_names(replay, names, summary["winner"]),
+        # Pocha: each player's bid, the tricks they took and the hand's points.
+        "pocha": None
+        if summary["bids"] is None
+        else [
+            (names.get(seat, ""), bid, taken, points)
+            for seat, (bid, taken, points) in enumerate(
+                zip(
+                    summary["bids"],
+                    deal["steps"][-1]["tricks_won"],
+                    summary["points"] or [None] * len(summary["bids"]),
+                    strict=True,
+                )
+            )
+        ],
     }
 
 
@@ -192,6 +273,38 @@ def game_record(request, pk: int):
     response = JsonResponse(game.record, json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="tute-game-{game.pk}.json"'
     return response
+
+
+EXCLUDED = {
+    "same_ip": _(
+        "This game counts for no leaderboard: two of its players played from the same "
+        "internet address. Chips and XP were paid all the same."
+    ),
+    "moderator": _(
+        "This game counts for no leaderboard: a moderator excluded it. Chips and XP were "
+        "paid all the same."
+    ),
+}
+
+
+def payout_for_page(game_id: int) -> dict | None:
+    """A finished game's chips and XP, by seat, and why it counts for no leaderboard, in
+    the reader's words; None before its result was handed over."""
+    payout = rankings_selectors.game_payout(game_id=game_id)
+    if payout is None:
+        return None
+    excluded = str(EXCLUDED[payout.exclusion]) if payout.exclusion in EXCLUDED else None
+    if excluded and payout.exclusion_note:
+        reason = _("The moderator's reason: %(note)s") % {"note": payout.exclusion_note}
+        excluded = f"{excluded} {reason}"
+    return {
+        "competitive": payout.competitive,
+        "pot": payout.pot,
+        "cut": f"{BANK_CUT_PERCENT}%",
+        "bank": payout.bank,
+        "excluded": excluded,
+        "seats": {s.seat: {"staked": s.staked, "chips": s.chips, "xp": s.xp} for s in payout.seats},
+    }
 
 
 def game_awards(request, pk: int):
@@ -217,7 +330,20 @@ def game_awards(request, pk: int):
             }
         )
     awarded = rankings_selectors.game_awarded(game_id=game.pk)
-    return JsonResponse({"awarded": awarded, "seats": seats})
+    payout = payout_for_page(game.pk)
+    for seat in seats:
+        paid = (payout or {"seats": {}})["seats"].get(seat["seat"])
+        seat["paid"] = paid
+    return JsonResponse(
+        {
+            "awarded": awarded,
+            "seats": seats,
+            "competitive": bool(payout and payout["competitive"]),
+            "pot": payout["pot"] if payout else 0,
+            "bank": payout["bank"] if payout else 0,
+            "excluded": payout["excluded"] if payout else None,
+        }
+    )
 
 
 def _lobby_strings() -> dict:

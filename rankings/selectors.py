@@ -427,6 +427,54 @@ def game_trophies(*, game_id: int) -> dict[int, list[str]]:
     return earned
 
 
+@dataclass(frozen=True)
+class SeatPayout:
+    """What one seat's player staked and received in a finished game."""
+
+    seat: int
+    user_id: int | None
+    staked: int
+    chips: int
+    xp: int
+
+
+@dataclass(frozen=True)
+class GamePayout:
+    """A finished game's chips and XP as its summary shows them: the pot (every stake), the
+    bank's share (what of the pot no player received), each seat's; and whether it counts
+    for the leaderboards (`exclusion`: a `GameResult.Exclusion` value, or "")."""
+
+    competitive: bool
+    awarded: bool
+    pot: int
+    bank: int
+    exclusion: str
+    exclusion_note: str
+    seats: list[SeatPayout]
+
+
+def game_payout(*, game_id: int) -> GamePayout | None:
+    """What a finished game paid, once its result was handed over (None before)."""
+    result = GameResult.objects.filter(game_id=game_id).first()
+    if result is None:
+        return None
+    seats = [
+        SeatPayout(seat=s.seat, user_id=s.user_id, staked=s.staked, chips=s.chips, xp=s.xp)
+        for s in result.seats.order_by("seat")
+    ]
+    pot = sum(s.staked for s in seats)
+    awarded = result.awarded_at is not None
+    return GamePayout(
+        competitive=result.competitive,
+        awarded=awarded,
+        pot=pot,
+        bank=pot - sum(s.chips for s in seats) if awarded else 0,
+        exclusion=result.exclusion,
+        exclusion_note=result.exclusion_note,
+        seats=seats,
+    )
+
+
 def game_awarded(*, game_id: int) -> bool:
     """Whether a game's award has run (its ratings and trophies are then final)."""
     return GameResult.objects.filter(game_id=game_id, awarded_at__isnull=False).exists()

@@ -100,6 +100,11 @@ def xp_chart_svg(
     plot_w, plot_h = width - left - right, height - top - bottom
     t0 = series[0][0].timestamp()
     span = max(series[-1][0].timestamp() - t0, 1.0)
+    single = len(series) == 2
+    if single:
+        # One award: drawn in the middle of the chart, its level held to the right edge,
+        # not a line against the edge.
+        span *= 2
     y_max = _nice_ceiling(series[-1][1])
 
     def x(moment: datetime) -> float:
@@ -112,6 +117,8 @@ def xp_chart_svg(
     path = [f"M{x(series[0][0]):.1f},{y(0):.1f}"]
     for moment, total in series[1:]:
         path.append(f"H{x(moment):.1f}V{y(total):.1f}")
+    if single:
+        path.append(f"H{left + plot_w:.1f}")
     thresholds = "".join(
         format_html(
             '<line class="threshold" x1="{}" x2="{}" y1="{}" y2="{}"/>'
@@ -154,10 +161,10 @@ def xp_chart_svg(
         top + plot_h,
         left,
         height - 8,
-        date_format(series[0][0], "SHORT_DATE_FORMAT"),
+        date_format(series[0][0], "DATE_FORMAT"),
         left + plot_w,
         height - 8,
-        date_format(series[-1][0], "SHORT_DATE_FORMAT"),
+        date_format(series[-1][0], "DATE_FORMAT"),
         "".join(path),
         f"{x(series[-1][0]):.1f}",
         f"{y(series[-1][1]):.1f}",
@@ -289,10 +296,10 @@ def rating_chart_svg(
         low,
         left,
         top + plot_h + 16,
-        date_format(min(moments), "SHORT_DATE_FORMAT"),
+        date_format(min(moments), "DATE_FORMAT"),
         left + plot_w,
         top + plot_h + 16,
-        date_format(max(moments), "SHORT_DATE_FORMAT"),
+        date_format(max(moments), "DATE_FORMAT"),
         mark_safe("".join(lines)),  # each piece went through format_html
         mark_safe("".join(legend)),  # each piece went through format_html
     )

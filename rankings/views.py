@@ -13,10 +13,11 @@ from rankings.grades import GRADES
 from rankings.models import TABLE_KINDS, VARIANTS
 from rankings.services import DailyBonusAlreadyClaimed, DailyBonusNotNeeded, chips_daily_bonus
 
+# Each board's measure, then its period: the tabs never mix one with the other.
 BOARD_LABELS = {
-    "xp": _("Experience"),
-    "week": _("This week"),
-    "month": _("This month"),
+    "xp": _("XP, all time"),
+    "week": _("XP, this week"),
+    "month": _("XP, this month"),
     "chips": _("Chips"),
     "rating": _("Rating"),
     "gain": _("Rating, last 7 days"),

@@ -422,6 +422,16 @@ def embedded_daphne_server(transactional_db, tmp_path_factory, django_db_blocker
     yield server.url
 
 
+@pytest.fixture
+def quick_daphne(transactional_db, tmp_path_factory, django_db_blocker):
+    """A daphne as `make run` starts it (no Redis, timers swept in the process), sweeping
+    ten times a second: the robots' moves of a whole game do not wait a second each."""
+    server = kept_daphne(
+        "quick_daphne", tmp_path_factory, django_db_blocker, REDIS_URL="", TIMER_SWEEP_SECONDS="0.1"
+    )
+    yield server.url
+
+
 class LogSince:
     """A server's log as written since this test began."""
 

@@ -259,6 +259,9 @@ RANKINGS_AWARD_SWEEP_AFTER_SECONDS = float(
 # --- Live play: robots, move timers, disconnections (RULES.md §11) ---------------------------
 # How long a robot waits before it plays, so that people see each card (tests use 0).
 ROBOT_DELAY_SECONDS = float(os.environ.get("ROBOT_DELAY_SECONDS", "1"))
+# How often a daphne process without Redis (`make run`) sweeps its due timers; a robot's
+# move waits for the next sweep. The table page's browser tests sweep faster.
+TIMER_SWEEP_SECONDS = float(os.environ.get("TIMER_SWEEP_SECONDS", "1"))
 # The analysis of a finished game (games/analysis.py) shares about this many seconds among
 # its decisions, and stops at twice that.
 GAME_ANALYSIS_SECONDS = float(os.environ.get("GAME_ANALYSIS_SECONDS", "30"))

@@ -26,7 +26,9 @@ from games import push
 from games.engine.cards import SUITS
 from games.engine.rulebook import cante_value
 from games.models import ChatMessage, Game, Table, TableSeat
+from games.robot_names import robot_name
 from games.table.clock import robot_holds, robot_playing
+from games.table.explain import dimmed_reason, score_sheet, trick_explained
 from games.table.options import table_options
 from games.table.room import Room
 from rankings import selectors as rankings_selectors
@@ -34,7 +36,7 @@ from rankings import selectors as rankings_selectors
 CHAT_HISTORY = 50
 # What a move changes of a seat's `game`: the rest (who plays each seat, the proposal to
 # cancel, the cantes' values) stays as the last frame said.
-MOVE = ("count", "view", "deadline")
+MOVE = ("count", "view", "deadline", "explain", "sheet")
 # The parts of a `game` that `game_live` works out.
 LIVE = ("seats", "deadline", "cancel")
 
@@ -44,9 +46,10 @@ def utc(moment: Any) -> str:
 
 
 def seat_json(seat: TableSeat) -> dict[str, Any]:
-    """A taken seat: a player's username, or a robot's name (practice tables)."""
+    """A taken seat: a player's username, or a robot: its level's registry name (`robot`) and
+    its seat's own name (`name`, games/robot_names.py)."""
     if seat.user_id is None:
-        return {"seat": seat.seat, "user": None, "robot": seat.robot}
+        return {"seat": seat.seat, "user": None, "robot": seat.robot, "name": robot_name(seat.seat)}
     return {"seat": seat.seat, "user": seat.user.username, "robot": None}
 
 
@@ -120,6 +123,10 @@ def game_live(room: Room) -> dict[str, Any]:
                 "away": gs.away_since is not None and not gs.abandoned,
                 "abandoned": gs.abandoned,
                 "timeouts": gs.timeouts,
+                # A robot's seat has its own name; a player keeps theirs (`user`).
+                "name": names.get(gs.user_id) or robot_name(gs.seat),
+                # What a robot did in the player's name during their last absence.
+                "while_away": gs.while_away,
             }
             for gs in seats
         ],
@@ -138,10 +145,17 @@ def sing_values(room: Room) -> dict[str, int] | None:
 
 
 def game_json(
-    room: Room, *, seat: int | None, watch: bool, live: dict[str, Any], sings: Any
+    room: Room,
+    *,
+    seat: int | None,
+    watch: bool,
+    live: dict[str, Any],
+    sings: Any,
+    sheet: list | None = None,
 ) -> dict[str, Any]:
     """The `game` part of a frame for one seat (None: spectator; `watch` False: may not
-    watch, so no view at all). `live` is `game_live()`'s, `sings` `sing_values()`'s."""
+    watch, so no view at all). `live` is `game_live()`'s, `sings` `sing_values()`'s, `sheet`
+    `score_sheet()`'s."""
     game, state = room.game, room.state
     over = game.status != Game.Status.PLAYING
     return {
@@ -151,11 +165,21 @@ def game_json(
         "count": game.action_count,
         "deals": game.deal_count,
         "view": state.view(seat).to_dict() if watch else None,
+        "explain": _explain(state, seat) if watch else None,
+        "sheet": sheet if watch else None,
         "sing_values": sings,
         # Hands are shown once the game is over, never before.
         "deal_summaries": state.deal_summaries() if over and watch else None,
         "result": {"over": True, **game.result} if over and game.result else None,
     }
+
+
+def _explain(state: Any, seat: int | None) -> dict[str, Any] | None:
+    """What the page explains of the trick, and why this seat's dimmed cards are dimmed."""
+    trick = trick_explained(state)
+    if trick is None:
+        return None
+    return {**trick, "dimmed": dimmed_reason(state, seat)}
 
 
 def table_chances(room: Room) -> list | None:
@@ -194,10 +218,16 @@ def _games(
         return dict.fromkeys(seats)
     live = game_live(room) if keys is None or set(keys) & set(LIVE) else {}
     sings = sing_values(room) if keys is None or "sing_values" in keys else None
+    sheet = score_sheet(room.state) if keys is None or "sheet" in keys else None
     # A spectator sees the game and the chat only while the table admits guests.
     games = {
         seat: game_json(
-            room, seat=seat, watch=seat is not None or room.table.guests, live=live, sings=sings
+            room,
+            seat=seat,
+            watch=seat is not None or room.table.guests,
+            live=live,
+            sings=sings,
+            sheet=sheet,
         )
         for seat in seats
     }

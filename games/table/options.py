@@ -203,7 +203,9 @@ OPTIONS: tuple[TableOption, ...] = (
         default=True,
         label=pgettext_lazy("table option", "Spectators"),
         refusal=YES_OR_NO,
-        meaning=_("Others may watch the game and chat."),
+        meaning=_(
+            "Anyone may watch the game, even without an account; those logged in may also chat."
+        ),
     ),
     TableOption(
         name="allow_tute",

@@ -25,7 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game, GameSeat, ServerProcess, Table, TableSeat, TableSocket
+from games.models import Game, GameAction, GameSeat, ServerProcess, Table, TableSeat, TableSocket
 from games.table.clock import reschedule
 from games.table.frames import broadcast
 from games.table.room import Room, locked_room, require_user
@@ -147,11 +147,23 @@ def table_socket_open(
         )
     game_seat = _away_seat(room, user.pk, away=True)
     if game_seat is not None:
-        game_seat.away_since = game_seat.abandon_at = None
-        game_seat.save(update_fields=["away_since", "abandon_at"])
+        game_seat.while_away = _played_for(game_seat)
+        game_seat.away_since = game_seat.abandon_at = game_seat.away_count = None
+        game_seat.save(update_fields=["away_since", "abandon_at", "away_count", "while_away"])
         reschedule(room)
         event = {"kind": "back", "by": user.username, "seat": game_seat.seat}
         broadcast(room, event, skip_seat=game_seat.seat)
+
+
+def _played_for(game_seat: GameSeat) -> list[dict[str, Any]]:
+    """What the robot did in the seat's name since its player went away: its actions, as
+    in the record (a card played, a cante sung…), oldest first."""
+    if game_seat.away_count is None:
+        return []
+    actions = GameAction.objects.filter(
+        game_id=game_seat.game_id, number__gt=game_seat.away_count
+    ).order_by("number")
+    return [a.action for a in actions if a.action.get("seat") == game_seat.seat]
 
 
 @transaction.atomic
@@ -172,7 +184,8 @@ def table_socket_close(*, channel_name: str, now: Any = None) -> None:
     now = now or timezone.now()
     game_seat.away_since = now
     game_seat.abandon_at = now + timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS)
-    game_seat.save(update_fields=["away_since", "abandon_at"])
+    game_seat.away_count = room.game.action_count
+    game_seat.save(update_fields=["away_since", "abandon_at", "away_count"])
     reschedule(room)
     # The player has no socket left at this table: their seat's group needs nothing.
     event = {"kind": "away", "by": row.user.username, "seat": game_seat.seat}

@@ -1,5 +1,6 @@
 /* The replay of a finished game: the server replayed its record through the engine and sent
-   every position (all hands revealed); this script only steps through them. */
+   every position (all hands revealed); this script only steps through them, drawn from the
+   viewer's own seat when they played in the game. On a phone a swipe steps it. */
 "use strict";
 document.addEventListener("DOMContentLoaded", () => {
   const data = JSON.parse(document.getElementById("replay-data").textContent);
@@ -7,6 +8,8 @@ document.addEventListener("DOMContentLoaded", () => {
   const { T, SUIT_NAMES, fmt, make, face, back, label } = window.tuteCards;
   const $ = (id) => document.getElementById(id);
   const n = data.players;
+  const viewer = document.getElementById("replay-viewer");
+  const me = viewer ? JSON.parse(viewer.textContent) : 0;
   let deal = 0;
   let step = 0;
 
@@ -50,7 +53,7 @@ document.addEventListener("DOMContentLoaded", () => {
     const felt = $("replay-felt");
     felt.querySelectorAll(".seat-box, .scoreboard, .summary").forEach((node) => node.remove());
     for (let seat = 0; seat < n; seat++) {
-      const box = make("div", `seat-box pos-${window.tuteCards.position(seat, n, 0)}`);
+      const box = make("div", `seat-box pos-${window.tuteCards.position(seat, n, me)}`);
       if (p.turn === seat) box.classList.add("turn");
       box.append(make("div", "seat-name", names[seat]));
       const meta = make("div", "seat-meta");
@@ -73,7 +76,7 @@ document.addEventListener("DOMContentLoaded", () => {
     trick.replaceChildren();
     trick.classList.toggle("taken", p.trick_closed);
     for (const played of p.trick) {
-      const slot = make("div", `played pos-${window.tuteCards.position(played.seat, n, 0)}`);
+      const slot = make("div", `played pos-${window.tuteCards.position(played.seat, n, me)}`);
       slot.append(face(played.card));
       trick.append(slot);
     }
@@ -135,6 +138,18 @@ document.addEventListener("DOMContentLoaded", () => {
     draw();
   });
   $("replay-deal").addEventListener("change", (event) => { deal = Number(event.target.value); step = 0; draw(); });
+  // A swipe across the felt: to the left for the next step, to the right for the one before.
+  let touch = null;
+  $("replay-felt").addEventListener("touchstart", (event) => {
+    touch = event.touches.length === 1 ? { x: event.touches[0].clientX, y: event.touches[0].clientY } : null;
+  }, { passive: true });
+  $("replay-felt").addEventListener("touchend", (event) => {
+    if (!touch) return;
+    const dx = event.changedTouches[0].clientX - touch.x;
+    const dy = event.changedTouches[0].clientY - touch.y;
+    touch = null;
+    if (Math.abs(dx) > 40 && Math.abs(dx) > 2 * Math.abs(dy)) go(dx < 0 ? 1 : -1);
+  });
   document.addEventListener("keydown", (event) => {
     if (event.target.closest("input, select, textarea")) return;
     const moves = { ArrowRight: 1, ArrowLeft: -1 };

@@ -18,7 +18,7 @@ NEXT_STEP = """() => {
   const heading = document.querySelector('#summary h2');
   if (shown(heading) && heading.textContent === 'Game over') return 'over';
   if (document.querySelector('#actions button:not([disabled])')) return 'action';
-  if (document.querySelector('#hand button:not([disabled])')) return 'card';
+  if (document.querySelector('#hand button.playable:not([disabled])')) return 'card';
   const next = document.getElementById('next-deal');
   if (shown(next) && !next.disabled) return 'deal';
   return null;
@@ -44,11 +44,17 @@ def test_a_player_plays_a_practice_game_against_three_robots_to_the_end(
     seats = page.locator("#seats li")
     texts = seats.all_inner_texts()
     assert texts[0].startswith("★ solita (you)")
-    assert [text.strip() for text in texts[1:]] == ["Robot (heuristic)"] * 3
+    # Each robot has its seat's own name and its level in the reader's words.
+    assert [text.strip() for text in texts[1:]] == [
+        "Robot Este · medium",
+        "Robot Sur · medium",
+        "Robot Oeste · medium",
+    ]
     assert page.locator("#seats li.robot").count() == 3
     # The felt shows the three robots too, the partner opposite (seat 2, at the top).
     assert page.locator("#felt .seat-box.robot").count() == 3
-    assert page.locator("#felt .seat-box.pos-top").inner_text().startswith("Robot\nheuristic")
+    top = page.locator("#felt .seat-box.pos-top").inner_text()
+    assert top.startswith("Robot Sur\nmedium\nyour partner"), top
     # Seated in a running game: the player may propose to cancel or leave, nothing else.
     assert page.get_by_role("button", name="Propose to cancel").is_visible()
     assert page.get_by_role("button", name="Leave the game").is_visible()
@@ -87,7 +93,7 @@ def test_a_player_plays_a_practice_game_against_three_robots_to_the_end(
 
     summary = page.locator("#summary")
     assert summary.locator("h2").inner_text() == "Game over"
-    assert "won." in summary.locator(".winner-line").inner_text()
+    assert summary.locator(".winner-line").inner_text().startswith("Winners: ")
     assert page.get_by_role("link", name="See the replay").is_visible()
     # The game is over: nothing left to cancel or leave.
     assert not page.get_by_role("button", name="Propose to cancel").is_visible()

@@ -10,11 +10,12 @@ import pytest
 from django.db import connections
 
 from games.models import Game, GameSeat, Table
-from games.table import play
+from games.table import play, seating
 from games.table.record import game_state
-from rankings.services import game_result_award
+from rankings.models import GameResult
+from rankings.services import game_result_award, game_result_exclude
 from rankings.tasks import award_sweep
-from tests.accounts.factories import UserFactory
+from tests.accounts.factories import ModeratorFactory, UserFactory
 from tests.e2e.test_accounts import in_db
 from tests.e2e.test_table import ARTIFACTS, alicia_and_bruno, no_sideways_scroll, open_tute_for_two
 from tests.rankings.awards import finish_game
@@ -56,6 +57,14 @@ def finish_the_game(table_id: int, users: dict) -> Game:
     return game
 
 
+def exclude(game_id: int) -> None:
+    moderator = ModeratorFactory(username="mod_ana")
+    result = GameResult.objects.get(game_id=game_id)
+    game_result_exclude(
+        result=result, moderator=moderator, reason="Both accounts belong to one person"
+    )
+
+
 def in_a_thread(query):
     """Run ORM code that pushes to the sockets (async_to_sync) away from Playwright's loop."""
     outcome = {}
@@ -82,6 +91,12 @@ def test_chance_before_the_game_rating_change_and_trophy_after_it_and_the_chart(
     alicia_user, bruno_user = in_db(seed_players)
     alicia, bruno = alicia_and_bruno(browser, daphne_server)
     table_id = open_tute_for_two(alicia, daphne_server)
+    # Played for 50 chips each: the summary and the game's page show the pot and the payout.
+    in_a_thread(
+        lambda: seating.table_set_options(
+            table_id=table_id, user=alicia_user, options={"stake": 50}
+        )
+    )
     bruno.goto(alicia.url)
     bruno.get_by_role("button", name="Sit here").click()
 
@@ -114,6 +129,11 @@ def test_chance_before_the_game_rating_change_and_trophy_after_it_and_the_chart(
         assert re.search(rf"{loser}: rating \d+\? \(-\d+\)", text), text
         assert f"{winner} earns a trophy: First win: 2-player tute" in text
         assert f"{loser} earns a trophy" not in text
+        # Chips and XP: the pot of both stakes, the bank's quarter, what each received.
+        assert "Pot: 100 chips. The bank keeps 25 (25%); the winners share the rest." in text
+        assert re.search(rf"{winner}: staked 50, received 75 chips, \+\d+ XP\.", text), text
+        assert re.search(rf"{loser}: staked 50, received 0 chips, \+\d+ XP\.", text), text
+        assert "counts for no leaderboard" not in text
         assert no_sideways_scroll(page)
     alicia.screenshot(path=str(ARTIFACTS / "ratings-summary-1280.png"), full_page=True)
     bruno.screenshot(path=str(ARTIFACTS / "ratings-summary-375.png"), full_page=True)
@@ -132,5 +152,22 @@ def test_chance_before_the_game_rating_change_and_trophy_after_it_and_the_chart(
     if winner == "alicia":
         link = alicia.locator('#trophies li[data-trophy="first_win_tute2"] a')
         assert link.get_attribute("href") == f"/games/{game.pk}/"
+
+    # A moderator takes the game off the leaderboards: its page and its table's summary say
+    # so, and why, in a player's words; the chips and XP stay paid.
+    in_a_thread(lambda: exclude(game.pk))
+    bruno.goto(f"{daphne_server}/games/{game.pk}/")
+    excluded = bruno.locator("#game-excluded")
+    assert excluded.inner_text() == (
+        "This game counts for no leaderboard: a moderator excluded it. Chips and XP were paid "
+        "all the same. The moderator's reason: Both accounts belong to one person"
+    )
+    assert "Pot: 100 chips. The bank kept 25 (25%)" in bruno.locator("#game-pot").inner_text()
+    row = bruno.locator("table.game-seats tr", has_text=winner)
+    assert "staked 50, received 75" in row.inner_text()
+    assert no_sideways_scroll(bruno)
+    bruno.screenshot(path=str(ARTIFACTS / "game-page-excluded-375.png"), full_page=True)
+    alicia.goto(f"{daphne_server}/tables/{table_id}/")
+    alicia.locator("#summary-awards li.excluded").get_by_text("a moderator excluded it").wait_for()
     alicia.context.close()
     bruno.context.close()

@@ -15,7 +15,7 @@ from tests.e2e.test_accounts import in_db, log_in
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(ROOT) / "test-artifacts"
-ENABLED_CARDS = "#hand button:not([disabled])"
+ENABLED_CARDS = "#hand button.playable:not([disabled])"
 ENABLED_ACTIONS = "#actions button:not([disabled])"
 
 
@@ -32,8 +32,9 @@ def no_sideways_scroll(page) -> bool:
 
 
 def check_only_legal_cards_are_offered(page) -> None:
-    """On a player's turn the cards they may not play are disabled and dimmed."""
-    disabled = page.locator("#hand button[disabled]")
+    """On a player's turn the cards they may not play are dimmed and marked disabled (they
+    only say why when tapped)."""
+    disabled = page.locator("#hand button[aria-disabled=true]")
     dimmed = page.locator("#hand button.illegal")
     assert disabled.count() == dimmed.count()
     for i in range(dimmed.count()):

@@ -240,7 +240,7 @@ def test_a_cante_and_a_robot_holding_the_seat_are_what_the_frame_says(page, embe
             "game": {"id": sung["game"]["id"], "count": count + 1, "view": view},
         }
     )
-    page.locator("#notice").get_by_text(f"solita sings 40 in {suit}!").wait_for()
+    page.locator("#notice").get_by_text(f"You sing 40 in {suit}!").wait_for()
     assert page.locator("#actions button").count() == 0
     assert page.locator(ENABLED_CARDS).count() > 0
 
@@ -264,7 +264,7 @@ def test_a_cante_and_a_robot_holding_the_seat_are_what_the_frame_says(page, embe
             "game": {"id": sung["game"]["id"], "seats": seats},
         }
     )
-    page.locator("#notice").get_by_text("Time is up for solita").wait_for()
+    page.locator("#notice").get_by_text("Your time was up: a robot played for you.").wait_for()
     page.get_by_role("button", name="Take my seat back").click()
     assert page.locator("#status").inner_text() == (
         "A robot plays your seat: take it back when you are ready."

@@ -174,6 +174,7 @@ async def test_a_disconnect_hands_the_seat_to_a_robot_and_a_reconnect_takes_it_b
     frame = await sockets[stays].receive_json_from(timeout=5)
     assert frame["count"] == count + 1
     assert frame["event"]["robot"] == "heuristic" and frame["event"]["action"]["seat"] == away
+    played_for = frame["event"]["action"]
     check_frame(frame, await record_of(table.pk), stays)
     # Back within the grace period: the seat is theirs again, where it stands.
     sockets[away], first = await table_socket(table.pk, users[away])
@@ -188,6 +189,9 @@ async def test_a_disconnect_hands_the_seat_to_a_robot_and_a_reconnect_takes_it_b
         "away": False,
         "abandoned": False,
         "timeouts": 0,
+        "name": users[away].username,
+        # What the robot did in the player's name, for their page to tell them.
+        "while_away": [played_for],
     }
     seat_row = await sync_to_async(GameSeat.objects.get)(game=game, seat=away)
     assert seat_row.away_since is None and not seat_row.abandoned

@@ -1,6 +1,6 @@
 /* The announcements the player may make now (a cante, a tute, the trump exchange, capote, a
    bid): one button for each of `view.legal_actions` that is no card. A cante's value is the
-   frame's (`game.sing_values`). */
+   frame's (`game.sing_values`). Before capote, a line says what it promises and risks. */
 import { $, SUIT_NAMES, T, cardLabel, fmt, make } from "./dom.js";
 import { legal, singValue } from "./model.js";
 
@@ -23,9 +23,16 @@ export function watchActions(store, act) {
       busy: pending === "act",
     }),
     ({ buttons, busy }) => {
+      const help = $("action-help");
+      help.textContent = T.capote_help;
+      help.hidden = !buttons.some((b) => b.kind === "capote");
       box.replaceChildren();
+      if (buttons.some((b) => b.kind === "bid")) box.append(make("span", "bid-label", `${T.bids}:`));
       for (const { action, kind, label: text } of buttons) {
-        const button = make("button", `action-btn action-${kind}`, text);
+        // A bid is its number alone (its whole label for screen readers): a hand of ten
+        // offers eleven, and they fit two rows on a phone.
+        const button = make("button", `action-btn action-${kind}`, kind === "bid" ? String(action.bid) : text);
+        if (kind === "bid") button.setAttribute("aria-label", text);
         button.type = "button";
         button.dataset.action = JSON.stringify(action);
         button.disabled = busy;

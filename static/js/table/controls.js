@@ -20,7 +20,6 @@ export function watchControls(store, request) {
       };
     },
     ({ active, resume, cancel, busy }) => {
-      $("game-controls").hidden = !active;
       $("resume").hidden = !resume;
       $("propose-cancel").hidden = !cancel;
       $("leave-game").hidden = !active;

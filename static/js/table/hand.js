@@ -1,7 +1,18 @@
 /* The player's hand: every card, the ones `view.legal_actions` lets them play enabled, the
-   others dimmed on their turn; arrow keys move between cards, Enter or Space plays one. */
-import { $, cardLabel, face, make, sortCards } from "./dom.js";
-import { cancelled, legal, view } from "./model.js";
+   others dimmed on their turn: tapped or hovered, a dimmed card says why it may not be played
+   now (the engine's reason, `game.explain.dimmed`, in the player's words). Arrow keys move
+   between cards, Enter or Space plays one. A new deal's cards come in with a short motion. */
+import { $, T, cardLabel, face, make, sortCards } from "./dom.js";
+import { cancelled, explain, legal, view } from "./model.js";
+
+// A card the player may play now (a dimmed one is no button to move to).
+const PLAYABLE = ":not([disabled]):not(.illegal)";
+
+function tellWhy(text) {
+  const line = $("card-why");
+  line.textContent = text;
+  line.hidden = false;
+}
 
 export function watchHand(store, act) {
   const hand = $("hand");
@@ -21,15 +32,22 @@ export function watchHand(store, act) {
       if (!v || !v.hand || cancelled(S)) return { cards: [] };
       const plays = new Map();
       for (const a of legal(S)) if ("play" in a) plays.set(a.play, a);
+      const why = explain(S);
       return {
         cards: sortCards(v.hand).map((code) => ({ code, action: plays.get(code) || null })),
         myTurn: plays.size > 0,
         busy: pending === "act",
+        why: (why && why.dimmed && T.dimmed[why.dimmed]) || T.dimmed_title,
+        deal: `${v.deal_number}`,
       };
     },
-    ({ cards, myTurn, busy }) => {
+    ({ cards, myTurn, busy, why, deal }) => {
       hand.replaceChildren();
       hand.hidden = !cards.length;
+      // A new deal: its cards are dealt out (a motion the reduced-motion setting removes).
+      hand.classList.toggle("dealt", hand.dataset.deal !== undefined && hand.dataset.deal !== deal);
+      hand.dataset.deal = deal;
+      $("card-why").hidden = true;
       hand.dataset.cards = cards.map((c) => c.code).join(" ");
       for (const { code, action } of cards) {
         const button = make("button", "card-btn");
@@ -41,17 +59,21 @@ export function watchHand(store, act) {
           button.classList.add("playable");
           button.addEventListener("click", () => act(action));
         } else if (myTurn) {
-          // On the player's turn, the cards they may not play look dimmed.
+          // On the player's turn, the cards they may not play look dimmed, and say why.
           button.classList.add("illegal");
+          button.setAttribute("aria-disabled", "true");
+          button.setAttribute("aria-describedby", "card-why");
+          button.title = why;
+          button.addEventListener("click", () => tellWhy(why));
         }
-        button.disabled = !action || busy;
+        button.disabled = (!action && !myTurn) || busy;
         hand.append(button);
       }
       hand.classList.toggle("my-turn", !!myTurn);
       const lost = !document.activeElement || document.activeElement === document.body;
       if (focusCard !== null && (lost || hand.contains(document.activeElement))) {
-        const again = hand.querySelector(`[data-card="${focusCard}"]:not([disabled])`)
-          || hand.querySelector("button:not([disabled])");
+        const again = hand.querySelector(`[data-card="${focusCard}"]${PLAYABLE}`)
+          || hand.querySelector(`button${PLAYABLE}`);
         // Without scrolling: a player reading the chat below stays where they are.
         if (again) again.focus({ preventScroll: true });
       }
@@ -60,7 +82,7 @@ export function watchHand(store, act) {
 
   hand.addEventListener("keydown", (event) => {
     if (!["ArrowLeft", "ArrowRight"].includes(event.key)) return;
-    const buttons = [...hand.querySelectorAll("button:not([disabled])")];
+    const buttons = [...hand.querySelectorAll(`button${PLAYABLE}`)];
     if (!buttons.length) return;
     const at = buttons.indexOf(document.activeElement);
     const step = event.key === "ArrowRight" ? 1 : -1;

@@ -17,6 +17,9 @@ import { watchControls } from "./controls.js";
 import { watchLastTrick } from "./last-trick.js";
 import { watchChat } from "./chat.js";
 import { hideError, showError, watchNotices } from "./notices.js";
+import { watchScoreSheet } from "./sheet.js";
+import { watchAlerts } from "./alerts.js";
+import { watchAway } from "./away.js";
 
 const app = $("table-app");
 if (app) start(app);
@@ -62,6 +65,9 @@ function start(app) {
   watchLastTrick(store);
   const chat = watchChat(store, app);
   watchNotices(store);
+  watchScoreSheet(store);
+  watchAlerts(store);
+  watchAway(store);
   startTimers(store, app);
 
   function onMessage(frame) {

@@ -1,14 +1,15 @@
 /* The master's panel (start, invite, options) and the options form, which follows the
    table's options only when they change: a master's unsaved edits survive every other frame. */
 import { $, make } from "./dom.js";
-import { closed, running, view } from "./model.js";
+import { cancelled, closed, running, view } from "./model.js";
 import { same } from "./store.js";
 
 export function watchMaster(store, app) {
   store.watch(
     (S) => ({
       master: !!(S.you && S.you.master) && !closed(S),
-      start: !running(S) && S.table.free_seats === 0 && !(view(S) && view(S).game_over),
+      // After a game, over or cancelled, its summary offers the new game: one button, not two.
+      start: !running(S) && S.table.free_seats === 0 && !(view(S) && (view(S).game_over || cancelled(S))),
       between: !running(S),
     }),
     ({ master, start, between }) => {

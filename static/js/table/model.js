@@ -18,16 +18,36 @@ export const position = (S, seat) => place(seat, playersCount(S), mySeat(S));
 export const gameSeat = (S, seat) =>
   (S.game && S.game.seats ? S.game.seats.find((g) => g.seat === seat) : null) || null;
 
-const robotName = (robot) => fmt(T.robot_seat, { robot });
-export const tableName = (entry) => (entry ? entry.user || robotName(entry.robot) : T.free_seat);
+// A robot's level in the reader's words ("medium"), from the registry's name it comes as.
+export const levelWord = (robot) => (T.levels && T.levels[robot]) || robot || "";
+// "Robot Norte · medium": each robot seat has its own name (the frame's `name`).
+export const robotLabel = (entry) =>
+  fmt(T.robot_label, { name: entry.name || T.robot, level: levelWord(entry.robot) });
+export const tableName = (entry) => (entry ? entry.user || robotLabel(entry) : T.free_seat);
 
-// The game's player keeps their name on the game's seat even after leaving the table.
+// The game's player keeps their name on the game's seat even after leaving the table; a
+// robot's seat is called by its robot's name.
 export function seatName(S, seat) {
   const played = gameSeat(S, seat);
   if (played && played.user) return played.user;
   const entry = S.table.seats[seat];
-  if (entry) return tableName(entry);
-  return played ? robotName(played.robot) : T.free_seat;
+  if (entry && entry.user) return entry.user;
+  return (played && played.name) || (entry && entry.name) || T.free_seat;
+}
+
+// The seat's name as its reader says it: "you" for their own.
+export const whoSays = (S, seat) => (seat === mySeat(S) ? T.you : seatName(S, seat));
+
+// The game's explanations (frames' `game.explain`): the trick's leader and winner so far,
+// the last trick taken and its points, why dimmed cards are dimmed.
+export const explain = (S) => (S.game && S.game.explain) || null;
+
+// Pairs: the player's partner, or null.
+export function partnerOf(S, seat) {
+  const v = view(S);
+  if (!v || !v.pairs || seat === null) return null;
+  const other = v.sides.findIndex((side, s) => s !== seat && side === v.sides[seat]);
+  return other < 0 ? null : other;
 }
 
 // What everyone should know about a player's seat: away, abandoned, a robot in their place.
@@ -64,6 +84,16 @@ export const sideNames = (S, side) =>
     .filter((name) => name !== null)
     .join(" & ");
 
+// A side as its reader says it: "You and Robot Sur" for the player's own team in pairs.
+export function sideLabel(S, side) {
+  const me = mySeat(S);
+  const partner = partnerOf(S, me);
+  if (me !== null && partner !== null && sides(S)[me] === side) {
+    return fmt(T.your_team, { partner: seatName(S, partner) });
+  }
+  return sideNames(S, side);
+}
+
 export function closedText(S) {
   const reason = S.table.close_reason;
   return reason ? fmt(T.closed_by_moderator, { reason }) : T.closed;
@@ -78,6 +108,7 @@ export function statusText(S) {
   if (!gameRunning) {
     if (cancelled(S)) return T.cancelled;
     if (v && v.game_over) return S.you.master ? T.ended : `${T.ended} ${T.wait_new_game}`;
+    if (S.table.free_seats === 1) return T.waiting_player;
     if (S.table.free_seats > 0) return fmt(T.waiting_players, { free: S.table.free_seats });
     return S.you.master ? T.ready_master : T.ready;
   }

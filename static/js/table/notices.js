@@ -1,16 +1,18 @@
-/* What just happened, said for a few seconds (a cante, a player away, a proposal…), from the
-   `event` of each frame; and the server's refusal of the player's last request. A cante's
-   value is the event's (`value`), else the frame's. */
+/* What just happened, said for a few seconds on the felt (a cante, a player away, a
+   proposal…), from the `event` of each frame, to the reader in the second person when it is
+   theirs; and the server's refusal of the player's last request. What the line under the
+   felt says already (the game is over, cancelled) is not said again. A cante's value is the
+   event's (`value`), else the frame's. */
 import { $, SUIT_NAMES, T, cardLabel, fmt } from "./dom.js";
-import { seatName, singValue, view } from "./model.js";
+import { mySeat, seatName, singValue, view } from "./model.js";
 import { showFieldError } from "./master.js";
 
 const SAID = {
   sit: "sat", stand: "stood", options: "options_changed", start: "started", deal: "dealt",
-  end: "ended", invite: "invited", away: "went_away", back: "came_back",
+  invite: "invited", away: "went_away", back: "came_back",
   abandoned: "has_abandoned", leave: "has_left", resume: "resumed",
   cancel_proposed: "cancel_proposed", cancel_accepted: "cancel_accepted",
-  cancel_refused: "cancel_refused", cancel_expired: "cancel_expired", cancelled: "cancelled",
+  cancel_refused: "cancel_refused", cancel_expired: "cancel_expired",
 };
 
 export function watchNotices(store) {
@@ -35,13 +37,16 @@ function say(S, event) {
   // At a robot's seat `by` is null: name the seat instead.
   const by = event.by
     || (event.action && event.action.seat !== undefined ? seatName(S, event.action.seat) : "");
-  if (event.timeout && event.by) return fmt(T.timed_out, { user: event.by });
+  const mine = !!(event.action && event.action.seat !== undefined && event.action.seat === mySeat(S));
+  if (event.timeout && event.by) return mine ? T.timed_out_you : fmt(T.timed_out, { user: event.by });
   if (event.kind === "act") {
     const a = event.action;
-    if ("sing" in a) return fmt(T.sang, { user: by, suit: SUIT_NAMES[a.sing], value: canteValue(S, event) });
-    if ("tute" in a) return fmt(T.sang_tute, { user: by });
-    if ("exchange" in a) return fmt(T.exchanged, { user: by, card: cardLabel(a.exchange) });
-    if ("capote" in a && a.capote) return fmt(T.capote, { user: by });
+    if ("sing" in a) {
+      return fmt(mine ? T.sang_you : T.sang, { user: by, suit: SUIT_NAMES[a.sing], value: canteValue(S, event) });
+    }
+    if ("tute" in a) return fmt(mine ? T.sang_tute_you : T.sang_tute, { user: by });
+    if ("exchange" in a) return fmt(mine ? T.exchanged_you : T.exchanged, { user: by, card: cardLabel(a.exchange) });
+    if ("capote" in a && a.capote) return fmt(mine ? T.capote_you : T.capote, { user: by });
     return null;
   }
   return SAID[event.kind] ? fmt(T[SAID[event.kind]], { user: event.user || by }) : null;

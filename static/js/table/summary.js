@@ -1,12 +1,19 @@
-/* The scores once a deal or the game is over (or cancelled): points, cantes and score of each
-   side, every deal of a finished game, the winners, the rating changes and new trophies, and
-   the buttons for what comes next (next deal, new game, the replay). */
+/* The scores once a deal or the game is over (or cancelled), over the felt: each side's
+   points, cantes and deals won (pocha: each player's bid, tricks and points), what decided
+   the deal (a tie taken by the last trick, capote, tute, habanero's deal under 100 and its
+   carried points), the winners, each player's chips and XP after a competitive game, why a
+   game counts for no leaderboard, the rating changes and new trophies, and the buttons for
+   what comes next (next deal, new game, the replay). The values come in the frames and the
+   game's awards: the page decides no rule. */
 import { $, SUIT_NAMES, T, fmt, make, smallTable } from "./dom.js";
-import { cancelled, closed, gameOn, mySeat, seatName, sideNames, view } from "./model.js";
+import {
+  cancelled, closed, gameOn, gameSeat, mySeat, seatName, sideLabel, view, whoSays,
+} from "./model.js";
+import { awardLines } from "./awards.js";
 
 export function watchSummary(store, request) {
-  // A finished game's rating changes and new trophies: its award runs just after it ends,
-  // so they are asked for (again each second, a few times) rather than pushed.
+  // A finished game's chips, XP, rating changes and trophies: its award runs just after it
+  // ends, so they are asked for (again each second, a few times) rather than pushed.
   const awards = {};
   const fetchAwards = (id, tries) => {
     fetch(`/games/${id}/awards.json`).then((r) => r.json()).then((data) => {
@@ -43,70 +50,105 @@ function summary(S, pending, awardsOf) {
     busy: pending === "next_deal" || pending === "start",
   };
   if (cancelled(S)) {
-    return { cancelled: true, text: closed(S) ? T.closed_refunded : T.cancelled_text, buttons };
+    return { cancelled: true, gameOver: true, text: closed(S) ? T.closed_refunded : T.cancelled_text, buttons };
   }
-  const points = v.hand_scores || v.points;
-  const cantesOf = (side) => v.cantes.filter((c) => v.sides[c.seat] === side)
-    .map((c) => `${c.value} ${SUIT_NAMES[c.suit]}`).join(", ");
+  const pocha = v.bids !== null;
   const winners = Array.isArray(v.winner) ? v.winner : [v.winner];
   return {
+    gameOver: v.game_over,
     heading: v.game_over ? T.game_over : fmt(T.deal_over, { number: v.deal_number + 1 }),
-    rows: [...v.score.keys()].map((side) => [
-      sideNames(S, side), points ? points[side] : "–", cantesOf(side) || T.none, v.score[side],
-    ]),
-    dealWinner: v.deal_winner,
-    tute: v.tute ? fmt(T.sang_tute, { user: seatName(S, v.tute.seat) }) : null,
-    // Every deal of the game, once it is over (the hands are public then).
-    deals: v.game_over && (S.game.deal_summaries || []).length > 1
-      ? S.game.deal_summaries.map((deal, i) => {
-        const dealPoints = deal.points ? deal.points.join(" – ") : "–";
-        const who = deal.winner === null ? "" : ` · ${fmt(T.winner, { who: sideNames(S, deal.winner) })}`;
-        return `${fmt(T.deal_n, { n: i + 1 })}: ${dealPoints}${who}`;
-      })
-      : null,
+    ...(pocha ? pochaTable(S, v) : sidesTable(S, v)),
+    explain: explanations(S, v, pocha),
     winner: v.game_over
-      ? fmt(winners.length > 1 ? T.winners : T.winner, { who: winners.map((w) => sideNames(S, w)).join(", ") })
-      : v.deal_winner === null ? T.no_winner : fmt(T.winner, { who: sideNames(S, v.deal_winner) }),
+      // A team, or several players, won: "Winners: …" (a pair is no single "who").
+      ? fmt(winners.length > 1 || v.pairs ? T.winners : T.winner, { who: winners.map((w) => sideLabel(S, w)).join(", ") })
+      : pocha || v.deal_winner === null ? null : fmt(T.winner, { who: sideLabel(S, v.deal_winner) }),
     awards: v.game_over && S.game.status === "finished" ? awardLines(awardsOf(S.game.id)) : [],
     buttons,
   };
 }
 
-function awardLines(awards) {
-  if (!awards) return [];
-  return awards.seats.flatMap((s) => [
-    ...(s.rating ? [["rating-change", fmt(T.rating_change, { user: s.user, rating: s.rating.shown, change: s.rating.change })]] : []),
-    ...s.trophies.map((name) => ["new-trophy", fmt(T.new_trophy, { user: s.user, trophy: name })]),
-  ]);
+// Tute and habanero: each side's points this deal (with the points carried in, against the
+// 100 to pass), its cantes and the deals it has won.
+function sidesTable(S, v) {
+  const cantesOf = (side) => v.cantes.filter((c) => v.sides[c.seat] === side)
+    .map((c) => `${c.value} ${SUIT_NAMES[c.suit]}`).join(", ");
+  const pointsOf = (side) => (v.carry ? `${v.carry[side]} + ${v.points[side]}` : v.points[side]);
+  return {
+    headings: ["", T.points, T.cantes, T.score],
+    rows: [...v.score.keys()].map((side) => [
+      sideLabel(S, side), pointsOf(side), cantesOf(side) || T.none, v.score[side],
+    ]),
+    highlight: v.deal_winner,
+  };
+}
+
+// Pocha: each player's bid, the tricks they took, the hand's points and the game's score.
+function pochaTable(S, v) {
+  return {
+    headings: ["", T.pocha_bid, T.pocha_tricks, T.points, T.score],
+    rows: v.score.map((score, seat) => [
+      seatName(S, seat), v.bids[seat] ?? "–", v.tricks_won[seat],
+      v.hand_scores ? v.hand_scores[seat] : "–", score,
+    ]),
+    highlight: null,
+  };
+}
+
+// A sentence may begin with "you".
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// What decided the deal, and what happened to the game, in words.
+function explanations(S, v, pocha) {
+  const lines = [];
+  if (v.tute) lines.push(fmt(whoSays(S, v.tute.seat) === T.you ? T.sang_tute_you : T.sang_tute, { user: seatName(S, v.tute.seat) }));
+  if (v.capote && v.capote.made !== null) {
+    lines.push(capital(fmt(v.capote.made ? T.capote_made : T.capote_lost, { who: whoSays(S, v.capote.seat) })));
+  }
+  if (!pocha && !v.capote && !v.tute && v.deal_winner !== null && v.last_trick !== null) {
+    // A tie on points goes to the side that took the last trick.
+    const total = (side) => (v.carry ? v.carry[side] : 0) + v.points[side];
+    const tied = v.points.some((_, side) => side !== v.deal_winner && total(side) === total(v.deal_winner));
+    if (tied) lines.push(fmt(T.tie_last_trick, { who: sideLabel(S, v.deal_winner) }));
+  }
+  if (!pocha && v.deal_winner === null && v.carry !== undefined && !v.game_over && v.variant === "habanero") {
+    lines.push(fmt(T.no_winner_carry, { over: T.habanero_over }));
+  }
+  if (v.carry) lines.push(fmt(T.carried, { points: v.carry.join(" – ") }));
+  if (v.game_over) {
+    for (let seat = 0; seat < v.players; seat++) {
+      const played = gameSeat(S, seat);
+      if (played && played.abandoned) lines.push(fmt(T.abandoned_by, { who: seatName(S, seat) }));
+    }
+  }
+  return lines;
 }
 
 function draw(slice, request) {
   const box = $("summary");
   box.replaceChildren();
   box.hidden = !slice;
+  delete box.dataset.over;
   if (!slice) return;
+  box.dataset.over = slice.gameOver ? "game" : "deal";
   if (slice.cancelled) {
     box.append(make("h2", "", T.game_cancelled), make("p", "", slice.text), buttons(slice.buttons, request));
     return;
   }
+  // What decided it and what comes next first: the summary scrolls inside the felt.
   box.append(make("h2", "", slice.heading));
-  const table = smallTable("summary-table", ["", T.points, T.cantes, T.score], slice.rows);
-  if (slice.dealWinner !== null) table.rows[slice.dealWinner + 1].classList.add("winner");
+  if (slice.winner) box.append(make("p", "winner-line", slice.winner));
+  for (const text of slice.explain) box.append(make("p", "explain", text));
+  box.append(buttons(slice.buttons, request));
+  const table = smallTable("summary-table", slice.headings, slice.rows);
+  if (slice.highlight !== null) table.rows[slice.highlight + 1]?.classList.add("winner");
   box.append(table);
-  if (slice.tute) box.append(make("p", "", slice.tute));
-  if (slice.deals) {
-    const list = make("ul", "deal-list");
-    list.append(...slice.deals.map((text) => make("li", "", text)));
-    box.append(list);
-  }
-  box.append(make("p", "winner-line", slice.winner));
   if (slice.awards.length) {
     const list = make("ul", "award-list");
     list.id = "summary-awards";
     list.append(...slice.awards.map(([kind, text]) => make("li", kind, text)));
     box.append(list);
   }
-  box.append(buttons(slice.buttons, request));
 }
 
 function buttons({ next, again, replay, busy }, request) {

@@ -1,0 +1,26 @@
+/* A finished game's awards as its summary lists them (`/games/<id>/awards.json`): the pot
+   and the bank's share, what each player staked and received and their XP, why the game
+   counts for no leaderboard, the rating changes and new trophies. */
+import { T, fmt } from "./dom.js";
+
+export function awardLines(awards) {
+  if (!awards) return [];
+  const lines = [];
+  if (awards.competitive && awards.pot) {
+    lines.push(["chips-pot", fmt(T.pot_line, { pot: awards.pot, bank: awards.bank, cut: T.bank_cut })]);
+  }
+  for (const s of awards.seats) {
+    const paid = s.paid;
+    if (paid && awards.competitive && paid.staked) {
+      lines.push(["chips-paid", fmt(T.paid_line, { user: s.user, ...paid })]);
+    } else if (paid && paid.xp) {
+      lines.push(["xp-paid", fmt(T.xp_line, { user: s.user, xp: paid.xp })]);
+    }
+    if (s.rating) {
+      lines.push(["rating-change", fmt(T.rating_change, { user: s.user, rating: s.rating.shown, change: s.rating.change })]);
+    }
+    for (const name of s.trophies) lines.push(["new-trophy", fmt(T.new_trophy, { user: s.user, trophy: name })]);
+  }
+  if (awards.excluded) lines.push(["excluded", awards.excluded]);
+  return lines;
+}

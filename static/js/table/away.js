@@ -1,0 +1,40 @@
+/* Coming back: a player who was away is told what the robot did in their name meanwhile
+   (their seat's `while_away` in `game.seats`: the cards played, the cantes sung, the bids),
+   once, until they close the line. */
+import { $, SUIT_NAMES, T, cardLabel, fmt, make } from "./dom.js";
+import { gameSeat, mySeat } from "./model.js";
+
+function said(a) {
+  if ("play" in a) return cardLabel(a.play);
+  if ("sing" in a) return `${T.cantes}: ${SUIT_NAMES[a.sing]}`;
+  if ("tute" in a) return a.tute === "12" ? T.tute_12 : T.tute_11;
+  if ("exchange" in a) return fmt(T.exchange, { card: cardLabel(a.exchange) });
+  if ("capote" in a) return a.capote ? T.capote_yes : T.capote_no;
+  if ("bid" in a) return fmt(T.bid, { n: a.bid });
+  return "";
+}
+
+export function watchAway(store) {
+  const box = $("while-away");
+  store.watch(
+    (S) => {
+      const me = mySeat(S);
+      const mine = me === null || !S.game ? null : gameSeat(S, me);
+      const done = mine ? mine.while_away || [] : [];
+      return { key: done.length ? `tute-away-${S.game.id}-${JSON.stringify(done)}` : null, done };
+    },
+    ({ key, done }) => {
+      box.replaceChildren();
+      box.hidden = !key || sessionStorage.getItem(key) === "read";
+      if (box.hidden) return;
+      const close = make("button", "ghost small", "×");
+      close.type = "button";
+      close.setAttribute("aria-label", T.close);
+      close.addEventListener("click", () => {
+        sessionStorage.setItem(key, "read");
+        box.hidden = true;
+      });
+      box.append(make("span", "", fmt(T.while_away, { moves: done.map(said).join(", ") })), " ", close);
+    },
+  );
+}
