@@ -5,9 +5,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from games import timers
 from games.arenas.models import Arena, ArenaGame
 from games.models import Game
-from games import timers
 from games.table import play
 from games.table.record import game_state
 
@@ -43,7 +43,9 @@ def play_out(game: Game, users_by_id: dict, rng: random.Random) -> Game:
         if state.needs_deal:
             play.game_next_deal(table_id=table_id, user=users_by_id[next(iter(seats.values()))])
             continue
-        legal = [(seat, actions) for seat, actions in state.legal_actions().items() if seat in seats]
+        legal = [
+            (seat, actions) for seat, actions in state.legal_actions().items() if seat in seats
+        ]
         if not legal:  # a robot plays the seat of who abandoned, when its timer is due
             timers.sweep(now=timezone.now() + timedelta(seconds=1))
             continue
