@@ -50,7 +50,8 @@ async def arena_socket(base_url: str, arena_id: int, session: str, forwarded_for
 
 
 class ArenaPlayer:
-    """One player of the arena: `run()` returns the last arena frame, the arena finished."""
+    """One player of the arena: `run()` returns the last arena frame once the arena is over
+    (or after `max_tables` games)."""
 
     def __init__(
         self,
@@ -61,9 +62,11 @@ class ArenaPlayer:
         username: str,
         rng: random.Random,
         forwarded_for: str | None = None,
+        max_tables: int | None = None,
     ) -> None:
         self.urls, self.arena_id, self.session = urls, arena_id, session
         self.username, self.rng, self.forwarded_for = username, rng, forwarded_for
+        self.max_tables = max_tables  # stop after that many games (None: the whole arena)
         self.tally = ArenaTally()
         self.last: dict[str, Any] | None = None
         self.played: set[int] = set()
@@ -120,6 +123,8 @@ class ArenaPlayer:
                 self.played.add(mine["id"])
                 self.tally.tables.append(mine["id"])
                 await self.play_table(mine["id"], mine["game_id"])
+                if self.max_tables is not None and len(self.played) >= self.max_tables:
+                    return True
                 await ws.send(json.dumps({"type": "sync"}))
 
     async def play_table(self, table_id: int, game_id: int) -> None:

@@ -41,7 +41,7 @@
     return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
   }
   let drawnAt = Date.now();
-  document.addEventListener("htmx:afterSwap", () => { drawnAt = Date.now(); });
+  document.addEventListener("htmx:afterSwap", () => { drawnAt = Date.now(); tick(); });
   function tick() {
     const gone = (Date.now() - drawnAt) / 1000;
     for (const el of document.querySelectorAll("[data-countdown]")) {
