@@ -14,11 +14,36 @@ import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from bench.client import TableClient, cookie_header
 
 SILENCE = 2.0  # seconds without a frame before asking for the whole state
+
+
+def short_arena(*, seconds: float, starts_in: float = 2.0, **fields):
+    """An arena of one-deal habanero for the tools and tests: `seconds` long, starting in
+    `starts_in`, no new game in its last quarter (20 s at most), 3 s of wait for a new
+    opponent, 5 s a move; `fields` change any of it."""
+    from django.utils import timezone
+
+    from games.arenas.models import Arena
+
+    values = {
+        "name": "Habanero arena",
+        "variant": "habanero",
+        "players": 2,
+        "pairs": False,
+        "points_to_win": 1,
+        "move_time": 5,
+        "starts_at": timezone.now() + timedelta(seconds=starts_in),
+        "length": timedelta(seconds=seconds),
+        "closing": timedelta(seconds=min(20.0, seconds / 4)),
+        "pairing_wait": timedelta(seconds=3),
+        **fields,
+    }
+    return Arena.objects.create(**values)
 
 
 @dataclass

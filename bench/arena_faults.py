@@ -15,26 +15,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import shutil
-import tempfile
 import time
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from bench.arena_client import ArenaPlayer
+from bench.arena_client import ArenaPlayer, short_arena
 from bench.faults import (
     FAULT_KINDS,
-    REDIS_SERVER,
     Cluster,
     check_books,
     fault_plan,
+    on_throwaway_database,
     report,
     wait_for_the_end,
 )
-from bench.processes import database_url
 
 ENTRY = 10
 
@@ -50,25 +46,10 @@ class ArenaCluster(Cluster):
 def make_arena(players: int, seconds: float) -> tuple[int, list[tuple[str, str]]]:
     """An arena starting in 2 s and its players, each with chips for the entry: (its id,
     [(session cookie, username)])."""
-    from django.utils import timezone
-
     from bench.client import session_cookie
     from bench.players import new_player
-    from games.arenas.models import Arena
 
-    arena = Arena.objects.create(
-        name="Faults arena",
-        variant="habanero",
-        players=2,
-        pairs=False,
-        points_to_win=1,
-        move_time=5,
-        entry=ENTRY,
-        starts_at=timezone.now() + timedelta(seconds=2),
-        length=timedelta(seconds=seconds),
-        closing=timedelta(seconds=min(20.0, seconds / 4)),
-        pairing_wait=timedelta(seconds=3),
-    )
+    arena = short_arena(seconds=seconds, name="Faults arena", entry=ENTRY)
     clients = []
     for _n in range(players):
         user = new_player(chips=100)
@@ -227,38 +208,20 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
-    os.environ["ROBOT_DELAY_SECONDS"] = "0"
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.db import connections
-    from django.test.utils import setup_databases, teardown_databases
-
-    if not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
-        raise SystemExit("the fault tool runs on PostgreSQL: set DATABASE_URL")
-    if not Path(REDIS_SERVER).exists():
-        raise SystemExit(f"the fault tool starts its own Redis: {REDIS_SERVER} is missing")
-    workdir = Path(tempfile.mkdtemp(prefix="tute-arena-faults-"))
-    db = settings.DATABASES["default"]
-    db.setdefault("TEST", {})["NAME"] = f"arena_faults_{db['NAME']}_{os.getpid()}"
-    old = setup_databases(verbosity=0, interactive=False)
-    try:
-        lines = run_arena_with_cluster(
-            database_url(),
+    lines = on_throwaway_database(
+        "arena_faults",
+        lambda url, workdir: run_arena_with_cluster(
+            url,
             workdir,
             players=args.players,
             seconds=min(args.seconds, 600),
             kills=args.kills,
             seed=args.seed,
-        )
-    finally:
-        connections.close_all()
-        teardown_databases(old, verbosity=0)
+        ),
+    )
     for line in lines:
         print(json.dumps(line, default=str), flush=True)
-    shutil.rmtree(workdir, ignore_errors=True)
+    shutil.rmtree(lines[-1]["workdir"], ignore_errors=True)
 
 
 if __name__ == "__main__":

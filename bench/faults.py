@@ -809,9 +809,10 @@ def run_with_cluster(
     return report(cluster, play, end, books)
 
 
-def fault_run(
-    tables: int, seconds: float, kills: int, seed: int, kinds: tuple[str, ...] = FAULT_KINDS
-) -> list[dict[str, Any]]:
+def on_throwaway_database(name: str, run: Any) -> list[dict[str, Any]]:
+    """`run(database_url, workdir)` on a PostgreSQL database made for it (named after
+    `name`) and dropped after it, with a work folder for the processes' logs; its report's
+    lines, and the folder's in a last line."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
     os.environ["ROBOT_DELAY_SECONDS"] = "0"
     import django
@@ -825,25 +826,28 @@ def fault_run(
         raise SystemExit("the fault tool runs on PostgreSQL: set DATABASE_URL")
     if not Path(REDIS_SERVER).exists():
         raise SystemExit(f"the fault tool starts its own Redis: {REDIS_SERVER} is missing")
-    workdir = Path(tempfile.mkdtemp(prefix="tute-faults-"))
+    workdir = Path(tempfile.mkdtemp(prefix=f"tute-{name}-"))
     db = settings.DATABASES["default"]
-    db.setdefault("TEST", {})["NAME"] = f"faults_{db['NAME']}_{os.getpid()}"
+    db.setdefault("TEST", {})["NAME"] = f"{name}_{db['NAME']}_{os.getpid()}"
     old = setup_databases(verbosity=0, interactive=False)
     try:
-        lines = run_with_cluster(
-            database_url(),
-            workdir,
-            tables=tables,
-            seconds=seconds,
-            kills=kills,
-            seed=seed,
-            kinds=kinds,
-        )
+        lines = run(database_url(), workdir)
     finally:
         connections.close_all()
         teardown_databases(old, verbosity=0)
     lines.append({"bench": "faults-logs", "workdir": str(workdir)})
     return lines
+
+
+def fault_run(
+    tables: int, seconds: float, kills: int, seed: int, kinds: tuple[str, ...] = FAULT_KINDS
+) -> list[dict[str, Any]]:
+    return on_throwaway_database(
+        "faults",
+        lambda url, workdir: run_with_cluster(
+            url, workdir, tables=tables, seconds=seconds, kills=kills, seed=seed, kinds=kinds
+        ),
+    )
 
 
 def main() -> None:

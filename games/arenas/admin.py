@@ -9,6 +9,17 @@ from games.arenas.models import Arena, ArenaGame, ArenaPlayer
 from games.table.options import DEFAULT_OPTIONS, clean_table_options
 from games.table.refusals import TableError
 
+TABLE_FIELDS = (
+    "variant",
+    "players",
+    "pairs",
+    "rounds",
+    "points_to_win",
+    "allow_tute",
+    "stock_play",
+    "move_time",
+)
+
 
 class ArenaPlayerInline(admin.TabularInline):
     model = ArenaPlayer
@@ -32,18 +43,7 @@ class ArenaAdmin(admin.ModelAdmin):
         (None, {"fields": ("name", "starts_at", "length", "recurrence", "status")}),
         (
             _("Tables"),
-            {
-                "fields": (
-                    "variant",
-                    "players",
-                    "pairs",
-                    "rounds",
-                    "points_to_win",
-                    "allow_tute",
-                    "stock_play",
-                    "move_time",
-                )
-            },
+            {"fields": TABLE_FIELDS},
         ),
         (_("Entry and players"), {"fields": ("entry", "rating_min", "rating_max")}),
         (_("Timing"), {"fields": ("closing", "pairing_wait")}),
@@ -56,20 +56,7 @@ class ArenaAdmin(admin.ModelAdmin):
 
         def checked(self_form):
             data = clean(self_form)
-            options = {
-                name: data[name]
-                for name in (
-                    "variant",
-                    "players",
-                    "pairs",
-                    "rounds",
-                    "points_to_win",
-                    "allow_tute",
-                    "stock_play",
-                    "move_time",
-                )
-                if name in data
-            }
+            options = {name: data[name] for name in TABLE_FIELDS if name in data}
             try:
                 clean_table_options(data=options, current=DEFAULT_OPTIONS)
             except TableError as error:

@@ -9,11 +9,9 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
-from bench.arena_client import ArenaPlayer
+from bench.arena_client import ArenaPlayer, short_arena
 from bench.client import session_cookie
-from games.arenas.models import Arena
 from games.arenas.models import ArenaPlayer as Joined
 from tests.accounts.factories import UserFactory
 from tests.conftest import kept_daphne
@@ -63,15 +61,13 @@ def test_join_an_arena_play_its_game_and_see_the_standings_move(browser, proxied
         lambda: [UserFactory(username=name, chips=100) for name in ("alicia", "bruno", "carla")]
     )
     arena = in_db(
-        lambda: Arena.objects.create(
+        lambda: short_arena(
+            seconds=600,
+            starts_in=0,
             name="Habanero at noon",
-            variant="habanero",
-            players=2,
-            pairs=False,
-            points_to_win=1,
             entry=10,
-            starts_at=timezone.now(),
-            length=timedelta(minutes=10),
+            move_time=30,
+            pairing_wait=timedelta(seconds=60),
         )
     )
     bruno_session = in_db(lambda: session_cookie(bruno))

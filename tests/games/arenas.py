@@ -5,6 +5,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from bench.arena_client import short_arena
 from games import timers
 from games.arenas.models import Arena, ArenaGame
 from games.models import Game
@@ -16,19 +17,13 @@ def habanero_arena(**fields) -> Arena:
     """A running arena of one-deal habanero, started a minute ago, ten minutes long."""
     values = {
         "name": "Test arena",
-        "variant": "habanero",
-        "players": 2,
-        "pairs": False,
-        "points_to_win": 1,
         "move_time": 30,
-        "starts_at": timezone.now() - timedelta(minutes=1),
-        "length": timedelta(minutes=10),
         "closing": timedelta(minutes=1),
         "pairing_wait": timedelta(seconds=60),
         "status": Arena.Status.RUNNING,
         **fields,
     }
-    return Arena.objects.create(**values)
+    return short_arena(seconds=600, starts_in=-60, **values)
 
 
 def play_out(game: Game, users_by_id: dict, rng: random.Random) -> Game:

@@ -9,9 +9,8 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
-from bench.arena_client import ArenaPlayer
+from bench.arena_client import ArenaPlayer, short_arena
 from bench.client import session_cookie
 from bench.processes import child_env, database_url, free_port, start_daphne, stop
 from games.arenas.models import Arena, ArenaGame, ArenaResult
@@ -51,19 +50,7 @@ def test_eight_players_play_an_arena_to_its_podium_over_real_sockets(
     proxied_daphne, celery_worker, celery_beat
 ):
     users = [UserFactory(username=f"arena{n}", chips=100) for n in range(PLAYERS)]
-    arena = Arena.objects.create(
-        name="Evening habanero",
-        variant="habanero",
-        players=2,
-        pairs=False,
-        points_to_win=1,
-        move_time=5,
-        entry=ENTRY,
-        starts_at=timezone.now() + timedelta(seconds=3),
-        length=timedelta(seconds=80),
-        closing=timedelta(seconds=20),
-        pairing_wait=timedelta(seconds=3),
-    )
+    arena = short_arena(seconds=80, starts_in=3, name="Evening habanero", entry=ENTRY)
     players = [
         ArenaPlayer(
             [proxied_daphne],
