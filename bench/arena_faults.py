@@ -26,9 +26,11 @@ from bench.faults import (
     FAULT_KINDS,
     Cluster,
     check_books,
+    do_faults,
     fault_plan,
     on_throwaway_database,
     report,
+    supervise,
     wait_for_the_end,
 )
 
@@ -85,20 +87,11 @@ async def play_arena_with_faults(
     start = time.monotonic()
     faults: list[dict[str, Any]] = []
 
-    async def do_faults() -> None:
-        for moment, kind in fault_plan(seconds, kills, rng, kinds):
-            await asyncio.sleep(max(0.0, start + moment - time.monotonic()))
-            at = time.monotonic() - start
-            which = await asyncio.to_thread(cluster.kill, kind, down=rng.uniform(0.5, 2.0), rng=rng)
-            faults.append({"kind": kind, "process": which, "at_s": round(at, 1)})
-
-    async def supervise() -> None:
-        while True:
-            await asyncio.to_thread(cluster.supervise)
-            await asyncio.sleep(1)
-
-    supervisor = asyncio.ensure_future(supervise())
-    fault_task = asyncio.ensure_future(do_faults())
+    plan = fault_plan(seconds, kills, rng, kinds)
+    supervisor = asyncio.ensure_future(supervise(cluster))
+    fault_task = asyncio.ensure_future(
+        do_faults(cluster, plan, rng=rng, start=start, faults=faults)
+    )
     try:
         finals = await asyncio.wait_for(
             asyncio.gather(*(p.run() for p in players)), seconds + settle

@@ -481,6 +481,38 @@ def fault_plan(
     return list(zip(moments, kinds, strict=True))
 
 
+async def do_faults(
+    cluster: Cluster,
+    plan: list[tuple[float, str]],
+    *,
+    rng: random.Random,
+    start: float,
+    faults: list[dict[str, Any]],
+) -> None:
+    """Kill and restart each process of `plan` at its moment (seconds from `start`), noting
+    each fault in `faults`."""
+    for moment, kind in plan:
+        await asyncio.sleep(max(0.0, start + moment - time.monotonic()))
+        at = time.monotonic() - start
+        down = rng.uniform(0.5, 2.0)
+        which = await asyncio.to_thread(cluster.kill, kind, down=down, rng=rng)
+        faults.append(
+            {
+                "kind": kind,
+                "process": which,
+                "at_s": round(at, 1),
+                "back_after_s": round(time.monotonic() - start - at, 1),
+            }
+        )
+
+
+async def supervise(cluster: Cluster) -> None:
+    """Start again, every second, any process that died of another's fault."""
+    while True:
+        await asyncio.to_thread(cluster.supervise)
+        await asyncio.sleep(1)
+
+
 async def play_with_faults(
     cluster: Cluster,
     tables: list[TableSpec],
@@ -513,28 +545,11 @@ async def play_with_faults(
     start = time.monotonic()
     faults: list[dict[str, Any]] = []
 
-    async def do_faults() -> None:
-        for moment, kind in fault_plan(seconds, kills, rng, kinds):
-            await asyncio.sleep(max(0.0, start + moment - time.monotonic()))
-            at = time.monotonic() - start
-            down = rng.uniform(0.5, 2.0)
-            which = await asyncio.to_thread(cluster.kill, kind, down=down, rng=rng)
-            faults.append(
-                {
-                    "kind": kind,
-                    "process": which,
-                    "at_s": round(at, 1),
-                    "back_after_s": round(time.monotonic() - start - at, 1),
-                }
-            )
-
-    async def supervise() -> None:
-        while True:
-            await asyncio.to_thread(cluster.supervise)
-            await asyncio.sleep(1)
-
-    fault_task = asyncio.ensure_future(do_faults())
-    supervisor = asyncio.ensure_future(supervise())
+    plan = fault_plan(seconds, kills, rng, kinds)
+    fault_task = asyncio.ensure_future(
+        do_faults(cluster, plan, rng=rng, start=start, faults=faults)
+    )
+    supervisor = asyncio.ensure_future(supervise(cluster))
     try:
         await asyncio.sleep(seconds)
         await fault_task  # a fault still under way ends (its process is back) first

@@ -62,10 +62,14 @@ def arena_standings(arena: Arena) -> list[dict[str, Any]]:
         .order_by("-score", "-wins", "games", "joined_at", "pk")
     )
     points: dict[int, list[int]] = {p.pk: [] for p in players}
-    for player_id, value in ArenaResult.objects.filter(player__arena=arena).values_list(
-        "player_id", "points"
+    games: dict[int, list[int]] = {p.pk: [] for p in players}
+    for player_id, value, game_id in (
+        ArenaResult.objects.filter(player__arena=arena)
+        .order_by("pk")
+        .values_list("player_id", "points", "arena_game__game_id")
     ):
         points[player_id].append(value)
+        games[player_id].append(game_id)
     return [
         {
             "rank": p.rank or n,
@@ -74,6 +78,7 @@ def arena_standings(arena: Arena) -> list[dict[str, Any]]:
             "games": p.games,
             "wins": p.wins,
             "points": points[p.pk],
+            "game_ids": games[p.pk],
             "streak": p.streak,
             "fire": p.streak >= 2,
             "paused": p.paused,

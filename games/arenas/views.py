@@ -25,6 +25,8 @@ def arena_list(request):
 def arena_detail(request, pk: int):
     arena = get_object_or_404(Arena, pk=pk)
     standings = arena_standings(arena)
+    for standing in standings:  # each game's points beside its replay
+        standing["played"] = list(zip(standing["points"], standing["game_ids"], strict=True))
     me = None
     if request.user.is_authenticated:
         me = ArenaPlayer.objects.filter(arena=arena, user=request.user).first()

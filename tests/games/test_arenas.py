@@ -193,3 +193,40 @@ def test_two_pairings_at_once_never_seat_a_player_twice():
     seats = list(GameSeat.objects.values_list("user_id", flat=True))
     assert sorted(seats) == sorted(u.pk for u in users)
     assert Game.objects.filter(status=Game.Status.PLAYING).count() == 3
+
+
+@pytest.mark.django_db
+def test_a_daily_arena_makes_the_next_one_once_when_it_ends():
+    arena = habanero_arena(
+        recurrence=Arena.Recurrence.DAILY,
+        starts_at=timezone.now() - timedelta(minutes=11),
+        rating_max=1800,
+    )
+    assert services.arena_tick()["finished"] == 1
+    arena.refresh_from_db()
+    following = arena.next_arena
+    assert following.starts_at == arena.starts_at + timedelta(days=1)
+    assert (following.status, following.rating_max, following.length) == (
+        Arena.Status.SCHEDULED,
+        1800,
+        arena.length,
+    )
+    assert services.arena_finish(arena_id=arena.pk) is False
+    assert Arena.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_the_pages_work_without_javascript(client):
+    user = UserFactory(username="dora", chips=100)
+    arena = habanero_arena(name="Sunday arena", entry=20)
+    assert "Sunday arena" in client.get("/arenas/").content.decode()
+    page = client.get(arena.get_absolute_url()).content.decode()
+    assert "Log in to join" in page and "Nobody has joined yet." in page
+    client.force_login(user)
+    response = client.post(f"/arenas/{arena.pk}/join/")
+    assert response.status_code == 302 and chips_balance(user=user) == 80
+    page = client.get(arena.get_absolute_url()).content.decode()
+    assert 'data-user="dora"' in page and "Waiting for a table" in page
+    client.post(f"/arenas/{arena.pk}/pause/")
+    assert "Play again" in client.get(arena.get_absolute_url()).content.decode()
+    assert client.post("/arenas/999999/join/").status_code == 404
