@@ -9,9 +9,11 @@ import threading
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from bench.arena_client import ArenaPlayer, short_arena
 from bench.client import session_cookie
+from games.arenas.models import Arena
 from games.arenas.models import ArenaPlayer as Joined
 from tests.accounts.factories import UserFactory
 from tests.conftest import kept_daphne
@@ -134,3 +136,24 @@ def test_join_an_arena_play_its_game_and_see_the_standings_move(browser, proxied
     assert in_db(lambda: Joined.objects.get(user=alicia).paused)
     phone.screenshot(path=str(ARTIFACTS / "arena-after-375.png"), full_page=True)
     assert no_sideways_scroll(phone)
+
+    # The time is up: the podium is announced on both pages, with its prizes and trophies.
+    in_db(
+        lambda: Arena.objects.filter(pk=arena.pk).update(
+            starts_at=timezone.now() - timedelta(minutes=11)
+        )
+    )
+    loser = "bruno" if winner == "alicia" else "alicia"
+    for page in (watcher, phone):
+        podium = page.locator(".arena-podium")
+        podium.locator(".place-1").get_by_text(winner).wait_for()
+        assert "Arena champion" in podium.locator(".place-1").inner_text()
+        assert "Arena podium" in podium.locator(".place-2").inner_text()
+        assert loser in podium.locator(".place-2").inner_text()
+    # 20 chips in the pot: the bank keeps 25% and a chip that does not divide; 9 and 5.
+    assert "9 chips" in watcher.locator(".place-1").inner_text()
+    assert "5 chips" in watcher.locator(".place-2").inner_text()
+    phone.get_by_text("You finished #").wait_for()
+    watcher.screenshot(path=str(ARTIFACTS / "arena-podium-1280.png"), full_page=True)
+    phone.screenshot(path=str(ARTIFACTS / "arena-podium-375.png"), full_page=True)
+    assert no_sideways_scroll(phone) and no_sideways_scroll(watcher)
