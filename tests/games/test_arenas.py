@@ -230,3 +230,45 @@ def test_the_pages_work_without_javascript(client):
     client.post(f"/arenas/{arena.pk}/pause/")
     assert "Play again" in client.get(arena.get_absolute_url()).content.decode()
     assert client.post("/arenas/999999/join/").status_code == 404
+
+
+ARENA_FORM = {
+    "name": "Friday pairs",
+    "starts_at_0": "2026-12-04",
+    "starts_at_1": "20:00:00",
+    "length": "01:00:00",
+    "recurrence": "weekly",
+    "variant": "tute",
+    "players": "4",
+    "pairs": "on",
+    "rounds": "1",
+    "points_to_win": "4",
+    "allow_tute": "on",
+    "stock_play": "free",
+    "move_time": "30",
+    "entry": "50",
+    "rating_min": "",
+    "rating_max": "",
+    "closing": "00:03:00",
+    "pairing_wait": "00:01:00",
+    "players_joined-TOTAL_FORMS": "0",
+    "players_joined-INITIAL_FORMS": "0",
+}
+
+
+@pytest.mark.django_db
+def test_a_moderator_plans_an_arena_in_the_admin_and_bad_options_are_refused(client):
+    from accounts.moderators import moderators_group_sync
+    from tests.accounts.factories import ModeratorFactory
+
+    moderator = ModeratorFactory(username="mod")
+    moderators_group_sync()
+    client.force_login(moderator)
+    refused = client.post("/admin/arenas/arena/add/", {**ARENA_FORM, "variant": "habanero"})
+    assert refused.status_code == 200 and not Arena.objects.exists()
+    assert "This variant is played by" in refused.content.decode()
+    response = client.post("/admin/arenas/arena/add/", ARENA_FORM)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    arena = Arena.objects.get()
+    assert (arena.players, arena.pairs, arena.entry, arena.created_by) == (4, True, 50, moderator)
+    assert arena.status == Arena.Status.SCHEDULED and arena.length == timedelta(hours=1)
