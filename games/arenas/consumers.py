@@ -1,9 +1,10 @@
 """`/ws/arenas/<id>/`: an arena's live page (docs/protocol.md, "Arena socket").
 
-On connect the socket gets the whole `arena` frame, then the same frame again after every
-change (a join, a pause, a new table, a game scored, the start, the end). A logged-in
-player sends `join` and `pause`; anybody may send `sync`. The frame is public (standings,
-tables): it holds no hand, so every socket of the arena shares one group.
+A logged-in player's open socket says they are present (`ArenaSocket`): only present
+players are seated. On connect the socket gets the whole `arena` frame, then the same frame
+again after every change (a join, a pause, a new table, a game scored, the start, the end).
+A logged-in player sends `join` and `pause`; anybody may send `sync`. The frame is public
+(standings, tables): it holds no hand, so every socket of the arena shares one group.
 """
 
 from __future__ import annotations
@@ -28,6 +29,13 @@ class ArenaConsumer(JsonSocket):
         self.language = socket_language(self.scope)
         server.ensure_running()
         await self.accept()
+        if self.user is not None:  # present: the pairing may seat them
+            await server.database(services.arena_socket_open)(
+                arena_id=self.arena_id,
+                user=self.user,
+                channel_name=self.channel_name,
+                process_id=server.PROCESS_ID,
+            )
         server.SOCKETS.add(self)
         await self.rejoin()
 
@@ -37,7 +45,13 @@ class ArenaConsumer(JsonSocket):
 
     async def disconnect(self, code: int) -> None:
         server.SOCKETS.discard(self)
-        await self.channel_layer.group_discard(arena_group(self.arena_id), self.channel_name)
+        try:
+            await self.channel_layer.group_discard(arena_group(self.arena_id), self.channel_name)
+        finally:
+            await self.note_closed()
+
+    async def note_closed(self) -> None:
+        await server.database(services.arena_socket_close)(channel_name=self.channel_name)
 
     async def send_state(self) -> None:
         frame = await server.database(arena_state)(self.arena_id)

@@ -14,7 +14,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, Table, _declared  # the table options' declared fields
+from games.models import Game, ServerProcess, Table, _declared  # the declared options
 
 # The table options an arena sets for its tables (RULES.md §10); the rest are fixed.
 ARENA_RULE_OPTIONS = ("variant", "players", "pairs", "rounds", "points_to_win", "allow_tute")
@@ -204,3 +204,23 @@ class ArenaResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.points}"
+
+
+class ArenaSocket(models.Model):
+    """An open arena socket of a logged-in player, in whichever daphne process holds it: only
+    a player watching the arena is seated at a new table (one who left the page would be
+    seated at a game they never see). A killed process's rows go with its `ServerProcess`."""
+
+    channel_name = models.CharField(max_length=200, primary_key=True)
+    arena = models.ForeignKey(Arena, on_delete=models.CASCADE, related_name="sockets")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    process = models.ForeignKey(
+        ServerProcess, on_delete=models.CASCADE, related_name="arena_sockets"
+    )
+    connected_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["arena", "user"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.arena}"

@@ -1,6 +1,7 @@
 """The pairing: free players of a running arena seated at new tables, a game started at each.
 
-Whenever enough joined players are free (not paused, not playing), they are seated, closest
+Whenever enough joined players are free (not paused, not playing, and on the arena's page:
+an open arena socket, `ArenaSocket`), they are seated, closest
 scores together (then closest ratings), never with the opponents of their last game nor
 with a player from the same address while anybody else could make the table; a player who
 has waited `Arena.pairing_wait` takes the first table that can be made. Each table is an
@@ -23,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.arenas.frames import arena_push_on_commit
-from games.arenas.models import Arena, ArenaGame, ArenaPlayer
+from games.arenas.models import Arena, ArenaGame, ArenaPlayer, ArenaSocket
 from games.models import Table, TableSeat
 from games.table.play import start_game
 from games.table.room import Room
@@ -110,6 +111,7 @@ def arena_pair(*, arena_id: int, now: datetime | None = None) -> list[int]:
         p.user_id: p
         for p in ArenaPlayer.objects.select_for_update()
         .filter(arena=arena, paused=False, playing__isnull=True)
+        .filter(user_id__in=ArenaSocket.objects.filter(arena=arena).values("user_id"))
         .select_related("user")
     }
     if len(free) < arena.players:

@@ -7,6 +7,7 @@
 | `arena_start` | a scheduled arena whose time came runs | the arena |
 | `arena_finish` | the end: ranks, the podium paid, trophies, the next one | arena, ledger |
 | `arena_tick` | what is due now, for every arena: beat runs it every second | each arena in turn |
+| `arena_socket_open`, `arena_socket_close` | who watches the arena now (is seated) | nothing |
 
 Every service locks the arena's row first, so join, pause, pairing, scoring and the end of
 one arena follow one another. The end is one transaction: the status, the ranks, the payout
@@ -23,9 +24,10 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.arenas.frames import PODIUM_TROPHIES, arena_push_on_commit
-from games.arenas.models import Arena, ArenaGame, ArenaPlayer
+from games.arenas.models import Arena, ArenaGame, ArenaPlayer, ArenaSocket
 from games.arenas.pairing import arena_pair
 from games.arenas.scoring import arena_game_score, arena_unscored_games
+from games.models import ServerProcess
 from rankings.arena_pots import chips_arena_entry, chips_arena_payout
 from rankings.models import Rating
 from rankings.ratings import NEW, table_kind
@@ -183,6 +185,22 @@ def arena_finish(*, arena_id: int, now=None) -> bool:
     _repeat(arena)
     arena_push_on_commit(arena.pk)
     return True
+
+
+def arena_socket_open(*, arena_id: int, user: User, channel_name: str, process_id) -> None:
+    """A logged-in player's arena socket opened in daphne process `process_id`: while one is
+    open they are present, and may be seated."""
+    if not Arena.objects.filter(pk=arena_id).exists():
+        return
+    ServerProcess.objects.get_or_create(id=process_id, defaults={"last_seen": timezone.now()})
+    ArenaSocket.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={"arena_id": arena_id, "user": user, "process_id": process_id},
+    )
+
+
+def arena_socket_close(*, channel_name: str) -> None:
+    ArenaSocket.objects.filter(pk=channel_name).delete()
 
 
 def _repeat(arena: Arena) -> None:

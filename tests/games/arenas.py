@@ -1,14 +1,15 @@
 """Helpers of the arena tests: an arena of short habanero games, and its games played out."""
 
 import random
+import uuid
 from datetime import timedelta
 
 from django.utils import timezone
 
 from bench.arena_client import short_arena
 from games import timers
-from games.arenas.models import Arena, ArenaGame
-from games.models import Game
+from games.arenas.models import Arena, ArenaGame, ArenaSocket
+from games.models import Game, ServerProcess
 from games.table import play
 from games.table.record import game_state
 
@@ -57,3 +58,14 @@ def running_games(arena: Arena) -> list[Game]:
         .select_related("game")
         .order_by("pk")
     ]
+
+
+def present(arena: Arena, *users) -> None:
+    """Each of `users` has the arena's page open (an arena socket), as the pairing asks."""
+    process, _created = ServerProcess.objects.get_or_create(
+        id=uuid.UUID(int=arena.pk), defaults={"last_seen": timezone.now()}
+    )
+    for user in users:
+        ArenaSocket.objects.create(
+            channel_name=f"test-{arena.pk}-{user.pk}", arena=arena, user=user, process=process
+        )
