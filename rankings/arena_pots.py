@@ -48,7 +48,7 @@ def podium_split(pot: int, places: int) -> tuple[int, list[int]]:
     >>> podium_split(100, 2)
     (26, [46, 28])
     >>> podium_split(7, 1)
-    (2, [5])
+    (1, [6])
     """
     cut = pot * BANK_CUT_PERCENT // 100
     shares = PODIUM_SHARES[:places]
