@@ -69,3 +69,14 @@ def present(arena: Arena, *users) -> None:
         ArenaSocket.objects.create(
             channel_name=f"test-{arena.pk}-{user.pk}", arena=arena, user=user, process=process
         )
+
+
+def joined(arena: Arena, users, *, watching=True) -> None:
+    """Each of `users` joins the arena (from an address of their own) and, when `watching`,
+    has its page open."""
+    from games.arenas.services import arena_join
+
+    for n, user in enumerate(users):
+        arena_join(arena_id=arena.pk, user=user, ip_address=f"198.51.100.{n + 1}")
+    if watching:
+        present(arena, *users)

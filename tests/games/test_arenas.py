@@ -17,7 +17,7 @@ from games.models import Game, GameSeat, Table, TableSeat
 from rankings.models import ChipAccount, ChipTransfer, TrophyAward
 from rankings.selectors import chips_balance, ledger_mismatches, ledger_totals
 from tests.accounts.factories import UserFactory
-from tests.games.arenas import habanero_arena, play_out, present, running_games
+from tests.games.arenas import habanero_arena, joined, play_out, present, running_games
 
 T0 = datetime(2026, 1, 1, 20, 0)
 MINUTE = timedelta(minutes=1)
@@ -71,9 +71,7 @@ def test_an_arena_pairs_scores_with_a_streak_ends_and_pays_its_podium_once():
     users = [UserFactory(chips=1000) for _ in range(4)]
     by_id = {u.pk: u for u in users}
     arena = habanero_arena(entry=100, status=Arena.Status.SCHEDULED)
-    for n, user in enumerate(users):
-        services.arena_join(arena_id=arena.pk, user=user, ip_address=f"198.51.100.{n}")
-    present(arena, *users)
+    joined(arena, users)
     assert [chips_balance(user=u) for u in users] == [900] * 4
     rng = random.Random(26)
     assert services.arena_tick() == {"started": 1, "scored": 0, "tables": 2, "finished": 0}
@@ -140,9 +138,7 @@ def test_joining_is_refused_without_the_entry_outside_the_band_or_once_closing()
 def test_a_paused_player_is_not_seated_until_they_join_again():
     users = [UserFactory() for _ in range(3)]
     arena = habanero_arena()
-    for user in users:
-        services.arena_join(arena_id=arena.pk, user=user)
-    present(arena, *users)
+    joined(arena, users)
     services.arena_pause(arena_id=arena.pk, user=users[0])
     services.arena_pause(arena_id=arena.pk, user=users[1])
     assert services.arena_tick()["tables"] == 0
@@ -158,9 +154,7 @@ def test_an_abandoner_loses_scores_nothing_and_is_paused():
 
     users = [UserFactory() for _ in range(2)]
     arena = habanero_arena()
-    for user in users:
-        services.arena_join(arena_id=arena.pk, user=user)
-    present(arena, *users)
+    joined(arena, users)
     services.arena_tick()
     (game,) = running_games(arena)
     game_leave(table_id=game.table_id, user=users[0])
@@ -176,9 +170,7 @@ def test_an_abandoner_loses_scores_nothing_and_is_paused():
 def test_two_pairings_at_once_never_seat_a_player_twice():
     users = [UserFactory() for _ in range(6)]
     arena = habanero_arena()
-    for user in users:
-        services.arena_join(arena_id=arena.pk, user=user)
-    present(arena, *users)
+    joined(arena, users)
     made, barrier = [], threading.Barrier(3)
 
     def pair():
@@ -282,8 +274,7 @@ def test_a_moderator_plans_an_arena_in_the_admin_and_bad_options_are_refused(cli
 def test_only_players_on_the_arena_page_are_seated():
     users = [UserFactory() for _ in range(3)]
     arena = habanero_arena()
-    for user in users:
-        services.arena_join(arena_id=arena.pk, user=user)
+    joined(arena, users, watching=False)
     present(arena, users[0])
     assert services.arena_tick()["tables"] == 0
     present(arena, users[2])
