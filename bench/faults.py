@@ -481,6 +481,38 @@ def fault_plan(
     return list(zip(moments, kinds, strict=True))
 
 
+async def do_faults(
+    cluster: Cluster,
+    plan: list[tuple[float, str]],
+    *,
+    rng: random.Random,
+    start: float,
+    faults: list[dict[str, Any]],
+) -> None:
+    """Kill and restart each process of `plan` at its moment (seconds from `start`), noting
+    each fault in `faults`."""
+    for moment, kind in plan:
+        await asyncio.sleep(max(0.0, start + moment - time.monotonic()))
+        at = time.monotonic() - start
+        down = rng.uniform(0.5, 2.0)
+        which = await asyncio.to_thread(cluster.kill, kind, down=down, rng=rng)
+        faults.append(
+            {
+                "kind": kind,
+                "process": which,
+                "at_s": round(at, 1),
+                "back_after_s": round(time.monotonic() - start - at, 1),
+            }
+        )
+
+
+async def supervise(cluster: Cluster) -> None:
+    """Start again, every second, any process that died of another's fault."""
+    while True:
+        await asyncio.to_thread(cluster.supervise)
+        await asyncio.sleep(1)
+
+
 async def play_with_faults(
     cluster: Cluster,
     tables: list[TableSpec],
@@ -513,28 +545,11 @@ async def play_with_faults(
     start = time.monotonic()
     faults: list[dict[str, Any]] = []
 
-    async def do_faults() -> None:
-        for moment, kind in fault_plan(seconds, kills, rng, kinds):
-            await asyncio.sleep(max(0.0, start + moment - time.monotonic()))
-            at = time.monotonic() - start
-            down = rng.uniform(0.5, 2.0)
-            which = await asyncio.to_thread(cluster.kill, kind, down=down, rng=rng)
-            faults.append(
-                {
-                    "kind": kind,
-                    "process": which,
-                    "at_s": round(at, 1),
-                    "back_after_s": round(time.monotonic() - start - at, 1),
-                }
-            )
-
-    async def supervise() -> None:
-        while True:
-            await asyncio.to_thread(cluster.supervise)
-            await asyncio.sleep(1)
-
-    fault_task = asyncio.ensure_future(do_faults())
-    supervisor = asyncio.ensure_future(supervise())
+    plan = fault_plan(seconds, kills, rng, kinds)
+    fault_task = asyncio.ensure_future(
+        do_faults(cluster, plan, rng=rng, start=start, faults=faults)
+    )
+    supervisor = asyncio.ensure_future(supervise(cluster))
     try:
         await asyncio.sleep(seconds)
         await fault_task  # a fault still under way ends (its process is back) first
@@ -809,9 +824,10 @@ def run_with_cluster(
     return report(cluster, play, end, books)
 
 
-def fault_run(
-    tables: int, seconds: float, kills: int, seed: int, kinds: tuple[str, ...] = FAULT_KINDS
-) -> list[dict[str, Any]]:
+def on_throwaway_database(name: str, run: Any) -> list[dict[str, Any]]:
+    """`run(database_url, workdir)` on a PostgreSQL database made for it (named after
+    `name`) and dropped after it, with a work folder for the processes' logs; its report's
+    lines, and the folder's in a last line."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
     os.environ["ROBOT_DELAY_SECONDS"] = "0"
     import django
@@ -825,25 +841,28 @@ def fault_run(
         raise SystemExit("the fault tool runs on PostgreSQL: set DATABASE_URL")
     if not Path(REDIS_SERVER).exists():
         raise SystemExit(f"the fault tool starts its own Redis: {REDIS_SERVER} is missing")
-    workdir = Path(tempfile.mkdtemp(prefix="tute-faults-"))
+    workdir = Path(tempfile.mkdtemp(prefix=f"tute-{name}-"))
     db = settings.DATABASES["default"]
-    db.setdefault("TEST", {})["NAME"] = f"faults_{db['NAME']}_{os.getpid()}"
+    db.setdefault("TEST", {})["NAME"] = f"{name}_{db['NAME']}_{os.getpid()}"
     old = setup_databases(verbosity=0, interactive=False)
     try:
-        lines = run_with_cluster(
-            database_url(),
-            workdir,
-            tables=tables,
-            seconds=seconds,
-            kills=kills,
-            seed=seed,
-            kinds=kinds,
-        )
+        lines = run(database_url(), workdir)
     finally:
         connections.close_all()
         teardown_databases(old, verbosity=0)
     lines.append({"bench": "faults-logs", "workdir": str(workdir)})
     return lines
+
+
+def fault_run(
+    tables: int, seconds: float, kills: int, seed: int, kinds: tuple[str, ...] = FAULT_KINDS
+) -> list[dict[str, Any]]:
+    return on_throwaway_database(
+        "faults",
+        lambda url, workdir: run_with_cluster(
+            url, workdir, tables=tables, seconds=seconds, kills=kills, seed=seed, kinds=kinds
+        ),
+    )
 
 
 def main() -> None:

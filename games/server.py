@@ -52,6 +52,9 @@ _layer_unreachable = False
 _layer_client: tuple[asyncio.AbstractEventLoop, Any] | None = None
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
+# Periodic jobs of other apps that beat runs with REDIS_URL; without it, this loop runs them
+# after the timer sweep (games.arenas adds its tick).
+EMBEDDED_SWEEPS: list[Any] = []
 
 
 def _database_executor() -> ThreadPoolExecutor:
@@ -183,6 +186,8 @@ async def _run() -> None:
                 beat_at = time.monotonic() + settings.SERVER_HEARTBEAT_SECONDS
             if embedded():
                 await in_thread(timers.sweep, alive=PROCESS_ID)
+                for job in EMBEDDED_SWEEPS:
+                    await in_thread(job)
         except Exception:
             logger.exception("the server loop failed; it goes on")
         try:

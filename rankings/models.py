@@ -26,6 +26,7 @@ class ChipAccount(models.Model):
     class Kind(models.TextChoices):
         PLAYER = "player", _("Player")
         POT = "pot", _("Game pot")
+        ARENA = "arena", _("Arena pot")
         BANK = "bank", _("Bank")
         GRANTS = "grants", _("Grants")
 
@@ -40,6 +41,8 @@ class ChipAccount(models.Model):
     )
     # The game whose pot this is. A plain id: rankings sits below games and never imports it.
     game_id = models.BigIntegerField(_("game"), null=True, blank=True, unique=True)
+    # The arena whose pot this is (games.arenas): a plain id too.
+    arena_id = models.BigIntegerField(_("arena"), null=True, blank=True, unique=True)
     balance = models.BigIntegerField(_("balance"), default=0, editable=False)
     # On the all-time leaderboard (a counting game, not banned): the chips board reads the
     # accounts' own index with it. Kept with the board's count by rankings.services.
@@ -60,7 +63,11 @@ class ChipAccount(models.Model):
                 condition=(
                     models.Q(kind="player", user__isnull=False, game_id__isnull=True)
                     | models.Q(kind="pot", user__isnull=True, game_id__isnull=False)
+                    | models.Q(kind="arena", user__isnull=True, game_id__isnull=True)
                     | models.Q(kind__in=["bank", "grants"], user__isnull=True, game_id__isnull=True)
+                )
+                & (
+                    models.Q(kind="arena", arena_id__isnull=False) | models.Q(arena_id__isnull=True)
                 ),
                 name="rankings_account_owner_matches_kind",
             ),
@@ -93,6 +100,8 @@ class ChipAccount(models.Model):
             return f"{self.user}"
         if self.kind == self.Kind.POT:
             return f"{_('pot')} {self.game_id}"
+        if self.kind == self.Kind.ARENA:
+            return f"{_('arena pot')} {self.arena_id}"
         return str(self.get_kind_display())
 
 
@@ -107,6 +116,8 @@ class ChipTransfer(models.Model):
         STAKE = "stake", _("Stake")
         PAYOUT = "payout", _("Pot paid out")
         REFUND = "refund", _("Stakes refunded")
+        ENTRY = "entry", _("Arena entry")
+        PRIZE = "prize", _("Arena prize")
 
     key = models.CharField(_("idempotency key"), max_length=200)
     reason = models.CharField(_("reason"), max_length=8, choices=Reason.choices)

@@ -116,7 +116,7 @@ def ledger_totals() -> LedgerTotals:
     )
     return LedgerTotals(
         players=sums.get(ChipAccount.Kind.PLAYER, 0),
-        pots=sums.get(ChipAccount.Kind.POT, 0),
+        pots=sums.get(ChipAccount.Kind.POT, 0) + sums.get(ChipAccount.Kind.ARENA, 0),
         bank=sums.get(ChipAccount.Kind.BANK, 0),
         granted=-sums.get(ChipAccount.Kind.GRANTS, 0),
     )

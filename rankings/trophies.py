@@ -180,7 +180,27 @@ TROPHIES: tuple[Trophy, ...] = (
     ),
 )
 
-BY_CODE: dict[str, Trophy] = {trophy.code: trophy for trophy in TROPHIES}
+# Earned at an arena's end (games.arenas), never by a game alone: granted by `trophies_grant`.
+ARENA_TROPHIES: tuple[Trophy, ...] = (
+    Trophy(
+        "arena_winner",
+        _("Arena champion"),
+        _("Finish first in an arena."),
+        lambda moment: False,
+        "1",
+        "#d4a017",
+    ),
+    Trophy(
+        "arena_podium",
+        _("Arena podium"),
+        _("Finish in the first three of an arena."),
+        lambda moment: False,
+        "3",
+        "#cd7f32",
+    ),
+)
+
+BY_CODE: dict[str, Trophy] = {trophy.code: trophy for trophy in (*TROPHIES, *ARENA_TROPHIES)}
 
 
 def trophies_award(*, result: GameResult, seats: Sequence[GameResultSeat]) -> list[TrophyAward]:
@@ -209,3 +229,17 @@ def trophies_award(*, result: GameResult, seats: Sequence[GameResultSeat]) -> li
                     )
                 )
     return TrophyAward.objects.bulk_create(earned, ignore_conflicts=True)
+
+
+def trophies_grant(*, grants: Sequence[tuple[int, str, int]], earned_at) -> list[TrophyAward]:
+    """Give trophies earned outside one game's award, each (user id, code, game id) once per
+    player and trophy (the game is the one the profile links to). Locks nothing: the unique
+    (player, trophy) settles a race, and a grant given again adds nothing."""
+    return TrophyAward.objects.bulk_create(
+        [
+            TrophyAward(user_id=user_id, trophy=code, game_id=game_id, earned_at=earned_at)
+            for user_id, code, game_id in grants
+            if code in BY_CODE
+        ],
+        ignore_conflicts=True,
+    )

@@ -18,7 +18,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 # Tasks that run every second or at every robot's move: their bookkeeping lines go to DEBUG.
-QUIET_TASKS = frozenset({"games.sweep_timers", "games.fire_timer"})
+QUIET_TASKS = frozenset({"games.sweep_timers", "games.fire_timer", "arenas.tick"})
 # The loggers of Celery 5's beat ("Sending due task"), worker ("Task … received",
 # "Discarding revoked task" for a sweep that expired in the queue) and tracer ("Task …
 # succeeded in …").

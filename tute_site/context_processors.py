@@ -5,6 +5,11 @@ from django.utils.translation import gettext_lazy as _
 SECTIONS = [
     ("rules", _("Rules"), _("How to play Tute, Habanero and Pocha, with examples.")),
     ("table_list", _("Lobby"), _("Find a table, or open your own and choose its options.")),
+    (
+        "arena_list",
+        _("Arenas"),
+        _("Timed tournaments: join, play game after game, reach the podium."),
+    ),
     ("rankings", _("Rankings"), _("The best players by experience and chips.")),
     ("player_search", _("Players"), _("Find a player by name and ask them to be your friend.")),
 ]

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "accounts",
     "rankings",
     "games",
+    "games.arenas",
 ]
 
 MIDDLEWARE = [
@@ -249,6 +250,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # The rating boards' last 7 days move at midnight UTC (an award moves them too).
     "rankings-ratings-window": {"task": "rankings.ratings_window_roll", "schedule": 600.0},
+    # Arenas start, pair their free players, score games a lost task left, and end.
+    "arenas-tick": {"task": "arenas.tick", "schedule": 1.0, "options": {"expires": 2.0}},
 }
 # The award sweep awards a finished game still without its award this many seconds after it
 # was submitted (its task was lost: a worker or the broker died). The fault tool shortens both.

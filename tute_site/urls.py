@@ -18,6 +18,7 @@ urlpatterns = [
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("accounts/", include("allauth.urls")),
     path("", include("games.urls")),
+    path("", include("games.arenas.urls")),
     path("rules/", include("games.rules.urls")),
     path("", include("accounts.urls")),
     path("", include("rankings.urls")),

@@ -125,6 +125,7 @@ def rule_numbers() -> dict[str, int]:
         numbers[f"players_max_{variant}"] = max(allowed)
     numbers.update(_xp_numbers())
     numbers.update(_chip_numbers())
+    numbers.update(_arena_numbers())
     return numbers
 
 
@@ -136,6 +137,23 @@ def _xp_numbers() -> dict[str, int]:
     out["xp_extra_deal"] = XP_PER_EXTRA_DEAL
     out["xp_loser"] = XP_FOR_LOSER
     return out
+
+
+def _arena_numbers() -> dict[str, int]:
+    """An arena's scoring (games/arenas/scoring.py) and its podium's shares of the pot
+    (rankings/arena_pots.py), each share in percent of what the bank leaves."""
+    from games.arenas.scoring import STREAK_FROM, WIN_POINTS, game_score
+    from rankings.arena_pots import PODIUM_SHARES
+
+    return {
+        "arena_win": WIN_POINTS,
+        "arena_streak_from": STREAK_FROM,
+        "arena_win_streak": game_score(won=True, streak=STREAK_FROM).points,
+        **{
+            f"arena_share_{place}": 100 * share // sum(PODIUM_SHARES)
+            for place, share in enumerate(PODIUM_SHARES, start=1)
+        },
+    }
 
 
 def _chip_numbers() -> dict[str, int]:

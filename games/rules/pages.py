@@ -73,7 +73,7 @@ PAGES = (
         "tables",
         _("Tables, options and robots"),
         _("Tables"),
-        _("The table master, every option and its default, robots, timers, cancelling."),
+        _("The table master, every option and its default, robots, timers, cancelling, arenas."),
     ),
 )
 PAGES_BY_SLUG = {page.slug: page for page in PAGES}

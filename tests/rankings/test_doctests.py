@@ -4,12 +4,13 @@ import pytest
 from django.utils import translation
 
 from games import feats, robot_names
-from rankings import grades, ratings, services, xp
+from games.arenas import pairing, scoring
+from rankings import arena_pots, grades, ratings, services, xp
 
 
 @pytest.mark.parametrize(
     "module",
-    [grades, xp, services, ratings, feats, robot_names],
+    [grades, xp, services, ratings, feats, robot_names, arena_pots, scoring, pairing],
     ids=lambda module: module.__name__,
 )
 def test_docstring_examples_hold(module):

@@ -115,7 +115,15 @@ REQUIRED = {
         "xp_win_4p",
         "bank_cut_percent",
     },
-    "tables": set(),
+    "tables": {
+        "arena_win",
+        "arena_streak_from",
+        "arena_win_streak",
+        "arena_share_1",
+        "arena_share_2",
+        "arena_share_3",
+        "bank_cut_percent",
+    },
 }
 LADDER_PAGES = ("index", "tute", "habanero", "pocha")
 

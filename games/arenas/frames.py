@@ -1,0 +1,157 @@
+"""What an arena's page and socket show: one `arena` frame, public, the same for everyone.
+
+It holds the arena (its table, times and pot), the standings (each player's score, games
+and each game's points, whether on a streak, paused or playing and where), the running
+tables (each a link to watch it) and, once the arena is over, the podium with its prizes
+and trophies. Nothing in it is secret: a player's own Join or Pause is read from it by
+their username. It is pushed whole after every change, once committed (`arena_push`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.arenas.models import Arena, ArenaGame, ArenaPlayer, ArenaResult
+from games.models import GameSeat
+from games.push import send
+from games.table.frames import utc
+from rankings.arena_pots import arena_pot_balance, podium_split
+
+PODIUM_TROPHIES = {1: ("arena_winner", "arena_podium"), 2: ("arena_podium",), 3: ("arena_podium",)}
+
+
+def arena_group(arena_id: int) -> str:
+    return f"arena-{arena_id}"
+
+
+def _seconds(moment, now) -> float:
+    return max(0.0, round((moment - now).total_seconds(), 1))
+
+
+def arena_json(arena: Arena, *, now=None) -> dict[str, Any]:
+    now = now or timezone.now()
+    return {
+        "id": arena.pk,
+        "url": arena.get_absolute_url(),
+        "name": arena.name,
+        "status": arena.status,
+        "variant": arena.variant,
+        "players": arena.players,
+        "pairs": arena.pairs,
+        "move_time": arena.move_time,
+        "starts_at": utc(arena.starts_at),
+        "ends_at": utc(arena.ends_at),
+        "closes_at": utc(arena.closes_at),
+        "seconds_to_start": _seconds(arena.starts_at, now),
+        "seconds_left": _seconds(arena.ends_at, now),
+        "seconds_to_close": _seconds(arena.closes_at, now),
+        "entry": arena.entry,
+        "pot": arena_pot_balance(arena_id=arena.pk),
+        "rating_min": arena.rating_min,
+        "rating_max": arena.rating_max,
+    }
+
+
+def arena_standings(arena: Arena) -> list[dict[str, Any]]:
+    players = list(
+        ArenaPlayer.objects.filter(arena=arena)
+        .select_related("user", "playing")
+        .order_by("-score", "-wins", "games", "joined_at", "pk")
+    )
+    points: dict[int, list[int]] = {p.pk: [] for p in players}
+    games: dict[int, list[int]] = {p.pk: [] for p in players}
+    for player_id, value, game_id in (
+        ArenaResult.objects.filter(player__arena=arena)
+        .order_by("pk")
+        .values_list("player_id", "points", "arena_game__game_id")
+    ):
+        points[player_id].append(value)
+        games[player_id].append(game_id)
+    return [
+        {
+            "rank": p.rank or n,
+            "user": p.user.username,
+            "score": p.score,
+            "games": p.games,
+            "wins": p.wins,
+            "points": points[p.pk],
+            "game_ids": games[p.pk],
+            "streak": p.streak,
+            "fire": p.streak >= 2,
+            "paused": p.paused,
+            "table": p.playing.table_id if p.playing else None,
+        }
+        for n, p in enumerate(players, start=1)
+    ]
+
+
+def arena_tables(arena: Arena) -> list[dict[str, Any]]:
+    running = list(
+        ArenaGame.objects.filter(arena=arena, scored_at__isnull=True)
+        .select_related("table")
+        .order_by("pk")
+    )
+    seats: dict[int, list[str]] = {g.game_id: [] for g in running}
+    for game_id, username in (
+        GameSeat.objects.filter(game_id__in=seats)
+        .order_by("game_id", "seat")
+        .values_list("game_id", "user__username")
+    ):
+        seats[game_id].append(username)
+    return [
+        {
+            "id": g.table_id,
+            "url": g.table.get_absolute_url(),
+            "game_id": g.game_id,
+            "players": seats[g.game_id],
+        }
+        for g in running
+    ]
+
+
+def arena_podium(arena: Arena, standings: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    if arena.status != Arena.Status.FINISHED:
+        return None
+    podium = [s for s in standings if s["games"]][:3]
+    pot = sum(arena.entry for _s in standings)
+    _bank, prizes = podium_split(pot, len(podium)) if podium else (0, [])
+    return [
+        {
+            "rank": s["rank"],
+            "user": s["user"],
+            "score": s["score"],
+            "prize": prize,
+            "trophies": list(PODIUM_TROPHIES[s["rank"]]),
+        }
+        for s, prize in zip(podium, prizes, strict=True)
+    ]
+
+
+def arena_state(arena_id: int) -> dict[str, Any] | None:
+    """The whole `arena` frame of arena `arena_id`, None for an unknown arena."""
+    arena = Arena.objects.filter(pk=arena_id).first()
+    if arena is None:
+        return None
+    standings = arena_standings(arena)
+    return {
+        "type": "arena",
+        "arena": arena_json(arena),
+        "standings": standings,
+        "tables": arena_tables(arena),
+        "podium": arena_podium(arena, standings),
+    }
+
+
+def arena_push(arena_id: int) -> None:
+    """Push the arena's whole frame to its sockets (best effort: a lost push is made good by
+    the next one, or a `sync`)."""
+    frame = arena_state(arena_id)
+    if frame is not None:
+        send([(arena_group(arena_id), {"type": "arena.frame", "frame": frame})])
+
+
+def arena_push_on_commit(arena_id: int) -> None:
+    transaction.on_commit(lambda: arena_push(arena_id), robust=True)

@@ -1,0 +1,44 @@
+"""Celery tasks of the arenas: the tick (beat queues it every second) and one game's score,
+queued when an arena game's end is committed. Both are safe to run twice: the tick scores
+whatever a lost task left unscored, and a game is scored once (games/arenas/scoring.py)."""
+
+import logging
+
+from celery import shared_task
+from kombu.exceptions import OperationalError
+
+from games.arenas.models import ArenaGame
+
+logger = logging.getLogger(__name__)
+
+
+def arena_tick_here() -> dict[str, int]:
+    from games.arenas.services import arena_tick
+
+    counts = arena_tick()
+    if any(counts.values()):
+        logger.info("arena tick: %s", counts)
+    return counts
+
+
+@shared_task(name="arenas.tick", ignore_result=True)
+def tick() -> dict[str, int]:
+    return arena_tick_here()
+
+
+@shared_task(name="arenas.score_game", ignore_result=True, acks_late=True)
+def score_game(game_id: int) -> bool:
+    from games.arenas.scoring import arena_game_score
+
+    return arena_game_score(game_id=game_id)
+
+
+def arena_game_over(sender, game_id: int, **kwargs) -> None:
+    """`game_over` (games/table/play.py), once the end is committed: an arena game's score
+    is queued. A broker that is down loses nothing: the next tick scores it."""
+    if not ArenaGame.objects.filter(game_id=game_id).exists():
+        return
+    try:
+        score_game.delay(game_id)
+    except OperationalError as exc:
+        logger.warning("score of arena game %s not queued: %r", game_id, exc)

@@ -1,0 +1,109 @@
+"""An arena's pot on the chips ledger: each player's entry goes in, the podium is paid out.
+
+An arena (games.arenas) is known here by its plain id, as a game is: rankings imports
+nothing from games. The pot is paid as a game's pot is (rankings.services): the bank keeps
+25% rounded down, the rest goes to the podium in the shares of `PODIUM_SHARES`, whole chips
+each, and the chips that do not divide go to the bank. Every function locks the accounts it
+touches in ascending pk order and looks its idempotency key up under those locks, so the
+same call twice (a task run again, a worker killed after its commit) moves chips once.
+"""
+
+from collections.abc import Sequence
+
+from django.db import transaction
+
+from accounts.models import User
+from rankings.models import ChipAccount, LedgerEntry
+from rankings.services import (
+    BANK_CUT_PERCENT,
+    Reason,
+    _existing,
+    _lock,
+    _player_account,
+    _post,
+    _system_account,
+)
+
+# The first, second and third of the podium share what the bank leaves in these parts.
+PODIUM_SHARES = (5, 3, 2)
+
+
+def _arena_account(arena_id: int) -> ChipAccount:
+    account, _created = ChipAccount.objects.get_or_create(
+        arena_id=arena_id, defaults={"kind": ChipAccount.Kind.ARENA}
+    )
+    return account
+
+
+def arena_pot_balance(*, arena_id: int) -> int:
+    account = ChipAccount.objects.filter(arena_id=arena_id).first()
+    return account.balance if account else 0
+
+
+def podium_split(pot: int, places: int) -> tuple[int, list[int]]:
+    """(the bank's part, each place's prize) of an arena's pot paid to `places` players.
+
+    >>> podium_split(1000, 3)
+    (250, [375, 225, 150])
+    >>> podium_split(100, 2)
+    (26, [46, 28])
+    >>> podium_split(7, 1)
+    (1, [6])
+    """
+    cut = pot * BANK_CUT_PERCENT // 100
+    shares = PODIUM_SHARES[:places]
+    prizes = [(pot - cut) * share // sum(shares) for share in shares]
+    return pot - sum(prizes), prizes
+
+
+@transaction.atomic
+def chips_arena_entry(*, user: User, arena_id: int, amount: int, key: str):
+    """A player's entry into the arena's pot. Raises `InsufficientChips`. Locks the player's
+    account and the arena's pot."""
+    if amount <= 0:
+        raise ValueError(f"an entry is a positive number of chips, not {amount}")
+    player, pot = _player_account(user), _arena_account(arena_id)
+    locked = _lock(player, pot)
+    existing = _existing(key, Reason.ENTRY)
+    if existing is not None:
+        return existing
+    return _post(
+        key=key,
+        reason=Reason.ENTRY,
+        locked=locked,
+        movements=[(locked[player.pk], locked[pot.pk], amount)],
+        memo=f"arena {arena_id}",
+    )
+
+
+@transaction.atomic
+def chips_arena_payout(*, arena_id: int, podium: Sequence[User], key: str):
+    """Pay the arena's whole pot: the bank's 25%, the rest to `podium` (first place first).
+    With nobody on the podium (no game was played) each entry goes back to its player.
+    Locks the pot, the bank and every account paid."""
+    pot, bank = _arena_account(arena_id), _system_account(ChipAccount.Kind.BANK)
+    if podium:
+        players = [_player_account(user) for user in podium]
+    else:
+        entries = LedgerEntry.objects.filter(destination=pot, transfer__reason=Reason.ENTRY)
+        players = list(ChipAccount.objects.filter(pk__in=entries.values("source")))
+    locked = _lock(pot, bank, *players)
+    reason = Reason.PRIZE if podium else Reason.REFUND
+    existing = _existing(key, reason)
+    if existing is not None:
+        return existing
+    if podium:
+        bank_part, prizes = podium_split(locked[pot.pk].balance, len(players))
+        movements = [(locked[pot.pk], locked[bank.pk], bank_part)]
+        movements += [
+            (locked[pot.pk], locked[player.pk], prize)
+            for player, prize in zip(players, prizes, strict=True)
+        ]
+    else:
+        movements = [
+            (locked[pot.pk], locked[entry.source_id], entry.amount)
+            for entry in LedgerEntry.objects.filter(destination=pot, transfer__reason=Reason.ENTRY)
+        ]
+    return _post(
+        key=key, reason=reason, locked=locked, movements=movements, memo=f"arena {arena_id}"
+    )
