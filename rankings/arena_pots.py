@@ -19,6 +19,7 @@ from rankings.services import (
     Reason,
     _existing,
     _lock,
+    _pay_in,
     _player_account,
     _post,
     _system_account,
@@ -60,18 +61,13 @@ def podium_split(pot: int, places: int) -> tuple[int, list[int]]:
 def chips_arena_entry(*, user: User, arena_id: int, amount: int, key: str):
     """A player's entry into the arena's pot. Raises `InsufficientChips`. Locks the player's
     account and the arena's pot."""
-    if amount <= 0:
-        raise ValueError(f"an entry is a positive number of chips, not {amount}")
-    player, pot = _player_account(user), _arena_account(arena_id)
-    locked = _lock(player, pot)
-    existing = _existing(key, Reason.ENTRY)
-    if existing is not None:
-        return existing
-    return _post(
+    return _pay_in(
+        user=user,
+        into=_arena_account(arena_id),
+        amount=amount,
         key=key,
         reason=Reason.ENTRY,
-        locked=locked,
-        movements=[(locked[player.pk], locked[pot.pk], amount)],
+        what="an entry",
         memo=f"arena {arena_id}",
     )
 

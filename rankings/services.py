@@ -310,6 +310,27 @@ def chips_adjust_by_moderator(
 # --- Stakes and pots ---------------------------------------------------------------------
 
 
+def _pay_in(
+    *, user: User, into: ChipAccount, amount: int, key: str, reason: str, what: str, **post
+) -> ChipTransfer:
+    """Move ``amount`` of a player's chips into a pot, once per key (``post``: the transfer's
+    game or memo). Raises `InsufficientChips`; locks both accounts."""
+    if amount <= 0:
+        raise ValueError(f"{what} is a positive number of chips, not {amount}")
+    player = _player_account(user)
+    locked = _lock(player, into)
+    existing = _existing(key, reason)
+    if existing is not None:
+        return existing
+    return _post(
+        key=key,
+        reason=reason,
+        locked=locked,
+        movements=[(locked[player.pk], locked[into.pk], amount)],
+        **post,
+    )
+
+
 @transaction.atomic
 def chips_stake(*, user: User, game_id: int, amount: int, key: str) -> ChipTransfer:
     """Move a player's stake into the game's pot.
@@ -317,18 +338,14 @@ def chips_stake(*, user: User, game_id: int, amount: int, key: str) -> ChipTrans
     Raises `InsufficientChips` when the player holds less than the stake. Locks the player's
     account and the game's pot.
     """
-    if amount <= 0:
-        raise ValueError(f"a stake is a positive number of chips, not {amount}")
-    player, pot = _player_account(user), _pot_account(game_id)
-    locked = _lock(player, pot)
-    existing = _existing(key, Reason.STAKE)
-    if existing is not None:
-        return existing
-    return _post(
+    into = _pot_account(game_id)
+    return _pay_in(
+        user=user,
+        into=into,
+        amount=amount,
         key=key,
         reason=Reason.STAKE,
-        locked=locked,
-        movements=[(locked[player.pk], locked[pot.pk], amount)],
+        what="a stake",
         game_id=game_id,
     )
 
