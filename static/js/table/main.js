@@ -17,6 +17,8 @@ import { watchControls } from "./controls.js";
 import { watchLastTrick } from "./last-trick.js";
 import { watchChat } from "./chat.js";
 import { hideError, showError, watchNotices } from "./notices.js";
+import { watchRematch } from "./rematch.js";
+import { watchHint } from "./hint.js";
 
 const app = $("table-app");
 if (app) start(app);
@@ -63,6 +65,8 @@ function start(app) {
   const chat = watchChat(store, app);
   watchNotices(store);
   startTimers(store, app);
+  watchRematch(store, request);
+  const hint = watchHint(store, request);
 
   function onMessage(frame) {
     if (frame.type === "mute") {
@@ -72,6 +76,8 @@ function start(app) {
       // The chat box says until when and why, in its place.
       if (frame.code === "muted") chat.loadMute();
       else showError(frame.message, frame);
+    } else if (frame.type === "hint") {
+      hint.show(frame);
     } else {
       store.receive(frame);
     }
