@@ -23,7 +23,7 @@ from games.table.record import game_state
 from games.table.refusals import TableError
 from rankings.models import GameResult
 from tests.accounts.factories import UserFactory
-from tests.games.live import open_socket, session_cookie, table_socket
+from tests.games.live import open_socket, robots_play_first, session_cookie, table_socket
 from tests.games.test_socket_faults import current
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -309,12 +309,10 @@ async def test_a_hint_is_refused_at_a_table_with_people_and_given_in_practice(se
     practice_table = await sync_to_async(seating.table_practice)(
         master=alicia, options={"variant": "habanero", "robot_level": "random"}
     )
+    await sync_to_async(robots_play_first)(practice_table.pk)
     socket = (await table_socket(practice_table.pk, alicia))[0]
-    while True:
-        state = await current(socket)
-        if state["game"]["view"]["legal_actions"]:
-            break
-        await asyncio.sleep(0.2)
+    state = await current(socket)
+    assert state["game"]["view"]["legal_actions"]
     # A short budget for the test: the robot's choice is one of the player's own.
     original = hint.HINT_BUDGET_MS
     hint.HINT_BUDGET_MS = 50.0
@@ -324,8 +322,8 @@ async def test_a_hint_is_refused_at_a_table_with_people_and_given_in_practice(se
             pass
     finally:
         hint.HINT_BUDGET_MS = original
-    if frame["count"] == state["count"]:
-        assert frame["action"] in state["game"]["view"]["legal_actions"]
+    assert frame["count"] == state["count"]
+    assert frame["action"] in state["game"]["view"]["legal_actions"]
     await socket.disconnect()
 
 
