@@ -263,7 +263,7 @@ def guest_create() -> User:
     """A guest: a visitor who practises against robots with no account. No password, no
     chips; deleted once idle (games/table/guests.py)."""
     while True:
-        name = f"{GUEST_PREFIX}{secrets.token_hex(5)}"
+        name = f"{GUEST_PREFIX}{secrets.token_hex(3)}"
         if not User.objects.filter(username=name).exists():
             break
     user = User(username=name, is_guest=True)

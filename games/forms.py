@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from games import selectors
+from games.bots import bot_names
 from games.engine.options import PLAYERS_ALLOWED
 from games.models import Report, Variant
 from games.table.options import (
@@ -52,6 +53,27 @@ def option_field(option: TableOption) -> forms.Field:
     )
 
 
+class LevelField(forms.ChoiceField):
+    """The robots' level: the four levels a player understands are offered, each with how it
+    plays; any name of the robot registry is still accepted (older pages, the tools)."""
+
+    def valid_value(self, value: Any) -> bool:
+        return value in bot_names()
+
+
+# The registry's robots that are a level under another name, as the form shows them.
+SAME_AS_LEVEL = {"heuristic": "medium", "strong": "hard"}
+
+
+def level_field(current: Any) -> LevelField:
+    option = OPTION["robot_level"]
+    current = SAME_AS_LEVEL.get(current, current) or DEFAULT_LEVEL
+    choices = level_choices(lines=False)
+    if current not in dict(choices):
+        choices.append((current, option.value_label(current)))
+    return LevelField(label=option.label, choices=choices, initial=current, required=False)
+
+
 class TableOptionsForm(forms.Form):
     """Every declared option (games/table/options.py), for creating a table and for the
     master changing it."""
@@ -59,6 +81,7 @@ class TableOptionsForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields.update((option.name, option_field(option)) for option in OPTIONS)
+        self.fields["robot_level"] = level_field(self.initial.get("robot_level"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -149,6 +172,7 @@ class PlayNowForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "play_now_%s")
         super().__init__(*args, **kwargs)
+        self.fields["variant"].help_text = ""
 
 
 ANY = [("", _("Any"))]

@@ -39,8 +39,11 @@ DEFAULT_LEVEL = "medium"
 IDLE_SECONDS = 60
 
 
-def level_choices() -> list[tuple[str, str]]:
-    """(code, "word: how it plays") for each level a player picks, easiest first."""
+def level_choices(*, lines: bool = True) -> list[tuple[str, str]]:
+    """(code, "word: how it plays") for each level a player picks, easiest first (the word
+    alone without `lines`, for a narrow list)."""
+    if not lines:
+        return [(code, str(LEVEL_WORDS[code])) for code in LEVELS]
     return [(code, f"{LEVEL_WORDS[code]}: {LEVEL_LINES[code]}") for code in LEVELS]
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from games.bots import bot_names
+from games.bots import LEVELS, bot_names
 from games.engine.options import PLAYERS_ALLOWED, RULE_OPTIONS, VARIANTS, Options
 from games.forms import TableOptionsForm
 from games.models import Table
@@ -127,8 +127,10 @@ def test_the_form_starts_at_the_declared_defaults_and_offers_the_declared_values
             "follow_trump": "Trump on a trump lead",
             "strict": "All duties",
         }
-    # The robots are the registry's, read when the form is built.
-    assert [code for code, _label in form.fields["robot_level"].choices] == list(bot_names())
+    # The robots are offered as the levels a player understands, easiest first; any name
+    # of the registry, read when the form is built, is still accepted.
+    assert [code for code, _label in form.fields["robot_level"].choices] == list(LEVELS)
+    assert all(form.fields["robot_level"].valid_value(name) for name in bot_names())
 
 
 def test_the_form_keeps_its_help_texts():
