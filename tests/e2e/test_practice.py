@@ -37,18 +37,18 @@ def test_a_player_plays_a_practice_game_against_three_robots_to_the_end(
     page.set_viewport_size({"width": 1280, "height": 900})
     log_in(page, base, "solita")
     page.goto(base + "/tables/")
-    # The form's defaults: 4-player tute in pairs.
-    page.get_by_role("button", name="Practice against robots").click()
+    # The practice form's defaults: 4-player tute in pairs, medium robots.
+    page.get_by_role("button", name="Play against robots").click()
     page.wait_for_url(base + "/tables/*/")
     page.locator("#hand button").first.wait_for()
     seats = page.locator("#seats li")
     texts = seats.all_inner_texts()
     assert texts[0].startswith("★ solita (you)")
-    assert [text.strip() for text in texts[1:]] == ["Robot (heuristic)"] * 3
+    assert [text.strip() for text in texts[1:]] == ["Robot (medium)"] * 3
     assert page.locator("#seats li.robot").count() == 3
     # The felt shows the three robots too, the partner opposite (seat 2, at the top).
     assert page.locator("#felt .seat-box.robot").count() == 3
-    assert page.locator("#felt .seat-box.pos-top").inner_text().startswith("Robot\nheuristic")
+    assert page.locator("#felt .seat-box.pos-top").inner_text().startswith("Robot\nmedium")
     # Seated in a running game: the player may propose to cancel or leave, nothing else.
     assert page.get_by_role("button", name="Propose to cancel").is_visible()
     assert page.get_by_role("button", name="Leave the game").is_visible()
