@@ -25,6 +25,7 @@ from games.models import Table, TableSeat, TableSocket
 from games.robot_names import LEVEL_WORDS
 from games.table.frames import broadcast
 from games.table.guests import guest_table_delete
+from games.table.options import DEFAULT_OPTIONS
 from games.table.room import locked_room
 
 # The levels a player picks, in order, each with a line saying how it plays.
@@ -34,7 +35,7 @@ LEVEL_LINES = {
     "hard": _("Thinks about a quarter of a second a card, trying many possible deals."),
     "expert": _("Thinks about a second a card: the strongest robot."),
 }
-DEFAULT_LEVEL = "medium"
+DEFAULT_LEVEL = DEFAULT_OPTIONS["robot_level"]
 # A practice table whose game is over closes once nobody has had it open this long.
 IDLE_SECONDS = 60
 

@@ -24,7 +24,7 @@ VIEWPORTS = {"phone": {"width": 375, "height": 812}, "desktop": {"width": 1280, 
 # The elements that reach past the viewport's right edge, innermost first: what to fix.
 TOO_WIDE = """() => [...document.querySelectorAll('body *')]
   .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('[hidden]'))
-  .map(e => e.tagName + '#' + e.id + '.' + e.className + ':' + Math.round(e.getBoundingClientRect().right)).slice(0, 8)"""
+  .map(e => `${e.tagName}#${e.id}.${e.className}`).slice(0, 8)"""
 
 
 def shot(page, name: str, size: str) -> None:
