@@ -70,3 +70,11 @@ def analyse_game(game_id: int) -> bool:
     from games.analysis import game_analysis_compute
 
     return game_analysis_compute(game_id=game_id) is not None
+
+
+@shared_task(name="games.guests_sweep", ignore_result=True)
+def guests_sweep() -> int:
+    """Delete the guests idle for hours, with what is left of theirs (games/table/guests.py)."""
+    from games.table.guests import guests_sweep as sweep
+
+    return sweep()

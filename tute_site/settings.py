@@ -250,6 +250,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # The rating boards' last 7 days move at midnight UTC (an award moves them too).
     "rankings-ratings-window": {"task": "rankings.ratings_window_roll", "schedule": 600.0},
+    # Guests idle for hours are deleted with their practice tables and games.
+    "games-guests-sweep": {"task": "games.guests_sweep", "schedule": 600.0},
 }
 # The award sweep awards a finished game still without its award this many seconds after it
 # was submitted (its task was lost: a worker or the broker died). The fault tool shortens both.
