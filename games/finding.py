@@ -116,8 +116,8 @@ def friends(request):
 
 @require_POST
 def guest_signup(request):
-    """A guest who wants an account: the visit's guest is left behind (it is swept once
-    idle) and the new account starts as any new player's."""
+    """A guest who signs up (or logs in, `to=login`): the visit's guest is left behind (it
+    is swept once idle) and a new account starts as any new player's."""
     if request.user.is_authenticated and request.user.is_guest:
         logout(request)
-    return redirect("account_signup")
+    return redirect("account_login" if request.POST.get("to") == "login" else "account_signup")

@@ -153,7 +153,13 @@ def test_a_visitor_practises_as_a_guest_who_may_do_nothing_else(client):
     finish(table.pk, guest)
     assert Game.objects.get(table=table).status == Game.Status.FINISHED
     assert not GameResult.objects.exists()
-    # Not a player: no profile, no search.
+    # Not a player: no profile, no settings, no friends, no reports; the tables and rules.
+    assert client.get(f"/players/{guest.username}/").status_code == 302
+    for path in ("/settings/", "/friends/", "/invitations/", f"/tables/{table.pk}/report/"):
+        assert client.get(path)["Location"] == "/", path
+    assert client.get(table.get_absolute_url()).status_code == 200
+    assert client.get("/rules/").status_code == 200
+    client.logout()
     assert client.get(f"/players/{guest.username}/").status_code == 404
     # Idle for hours: the guest and whatever was theirs are deleted.
     later = timezone.now() + timedelta(hours=guests.GUEST_IDLE_HOURS + 1)
@@ -167,6 +173,7 @@ def test_a_guest_who_signs_up_starts_as_any_new_player(client):
     guest = User.objects.get(is_guest=True)
     response = client.post("/guest/sign-up/")
     assert response.status_code == 302 and response["Location"] == "/accounts/signup/"
+    assert client.get("/accounts/signup/").status_code == 200  # the guest is gone
     client.post(
         "/accounts/signup/",
         {
