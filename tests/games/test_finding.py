@@ -402,3 +402,24 @@ def test_the_friends_list_says_who_is_online_and_at_which_table(client):
     page = client.get("/friends/").content.decode()
     assert f'action="/tables/{mine.pk}/request/"' in page and "Watch" in page
     assert "online" in page and "offline" in page
+
+
+@pytest.mark.asyncio
+async def test_the_lobby_is_told_as_someone_starts_and_stops_watching():
+    alicia, bruno = await sync_to_async(two_players)()
+    table = await sync_to_async(seating.table_create)(
+        master=alicia, options={"variant": "habanero"}
+    )
+    lobby = await open_socket("/ws/lobby/")
+    assert (await lobby.receive_json_from(timeout=5))["tables"][0]["watchers"] == 0
+    watcher = (await table_socket(table.pk, bruno))[0]
+    frame = await lobby.receive_json_from(timeout=5)
+    assert frame["type"] == "table" and frame["table"]["watchers"] == 1
+    await watcher.disconnect()
+    frame = await lobby.receive_json_from(timeout=5)
+    assert frame["type"] == "table" and frame["table"]["watchers"] == 0
+    # The player seated there is no watcher.
+    player = (await table_socket(table.pk, alicia))[0]
+    await player.disconnect()
+    assert await lobby.receive_nothing(timeout=1)
+    await lobby.disconnect()
