@@ -247,7 +247,8 @@ def table_invite(*, table_id: int, user: User, username: str) -> Invitation:
         invitation.save(update_fields=["declined_at"])
     notify_invited(guest.pk)
     event = {"kind": "invite", "by": user.username, "user": guest.username}
-    broadcast(room, event, game=False)
+    # The table's row too: the invited player's lobby marks it at once.
+    broadcast(room, event, table=True, game=False)
     return invitation
 
 

@@ -423,3 +423,19 @@ async def test_the_lobby_is_told_as_someone_starts_and_stops_watching():
     await player.disconnect()
     assert await lobby.receive_nothing(timeout=1)
     await lobby.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_the_invited_players_lobby_marks_the_table_at_once():
+    alicia, bruno = await sync_to_async(two_players)()
+    table = await sync_to_async(seating.table_create)(
+        master=alicia, options={"variant": "habanero", "private": True}
+    )
+    lobby = await open_socket("/ws/lobby/", bruno)
+    assert (await lobby.receive_json_from(timeout=5))["tables"] == []  # not theirs to see
+    invite = sync_to_async(seating.table_invite)
+    await invite(table_id=table.pk, user=alicia, username=bruno.username)
+    frame = await lobby.receive_json_from(timeout=5)
+    assert frame["type"] == "table" and frame["table"]["id"] == table.pk
+    assert frame["table"]["invited"] is True
+    await lobby.disconnect()
