@@ -36,7 +36,11 @@ logger = logging.getLogger(__name__)
 
 GUEST_IDLE_HOURS = 6
 # The requests a guest may make at their practice table (games/table/requests.py).
-GUEST_REQUESTS = ("act", "next_deal", "leave", "resume", "hint", "rematch", "rematch_answer")
+# (A guest only ever sits at their own practice tables, so these are about those alone.)
+GUEST_REQUESTS = (
+    *("act", "next_deal", "start", "stand", "leave", "resume", "cancel", "cancel_answer"),
+    *("hint", "rematch", "rematch_answer"),
+)
 GUEST_REFUSAL = _("Guests practise against robots only: sign up to play with people.")
 
 
