@@ -14,12 +14,23 @@ from accounts.ip import client_ip
 from accounts.services import guest_create
 from games.forms import PlayNowForm, PracticeForm
 from games.table import matchmaking, people, seating
+from games.table.options import OPTION
 from games.table.refusals import TableError
 
 
 def finding_context(request) -> dict:
-    """What the home page and the lobby offer first: practice, and "Play now"."""
-    return {"practice_form": PracticeForm(), "play_now_form": PlayNowForm()}
+    """What the home page and the lobby offer first: practice, and "Play now" with how many
+    wait for a table of each variant."""
+    waiting = matchmaking.waiting_by_variant()
+    return {
+        "practice_form": PracticeForm(),
+        "play_now_form": PlayNowForm(),
+        "play_now_waiting": [
+            (label, waiting[code])
+            for code, label in OPTION["variant"].value_labels.items()
+            if waiting.get(code)
+        ],
+    }
 
 
 @require_POST

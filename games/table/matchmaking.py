@@ -111,6 +111,18 @@ def table_fill_robots(*, table_id: int, user: User) -> Table:
     return table
 
 
+def waiting_by_variant() -> dict[str, int]:
+    """How many players wait at open "Play now" tables, by variant (any stake)."""
+    rows = (
+        TableSeat.objects.filter(
+            table__matchmaking=True, table__status=Table.Status.OPEN, user__isnull=False
+        )
+        .values_list("table__variant")
+        .annotate(n=Count("pk"))
+    )
+    return dict(rows)
+
+
 def waiting_count(*, variant: str, stake: int = 0) -> int:
     """How many players wait at open "Play now" tables of `variant` and `stake`."""
     return TableSeat.objects.filter(

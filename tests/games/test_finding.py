@@ -233,12 +233,14 @@ async def test_eight_players_pressing_play_now_at_once_fill_two_tables_never_a_t
     assert [a["table_id"] for a in answers] == [seated_at[u.pk] for u in users]
 
 
-def test_play_now_waits_then_fills_with_robots_as_practice():
+def test_play_now_waits_then_fills_with_robots_as_practice(client):
     alicia, bruno = UserFactory(chips=1000), UserFactory(chips=1000)
     table = matchmaking.play_now(user=alicia, variant="tute", stake=10)
     assert matchmaking.play_now(user=alicia, variant="tute", stake=10).pk == table.pk
     assert matchmaking.play_now(user=bruno, variant="tute", stake=10).pk == table.pk
     assert matchmaking.waiting_count(variant="tute", stake=10) == 2
+    client.force_login(UserFactory())
+    assert "Tute: 2 players waiting" in client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     # Another stake is another queue.
     other = matchmaking.play_now(user=UserFactory(chips=1000), variant="tute", stake=0)
     assert other.pk != table.pk
