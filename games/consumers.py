@@ -458,7 +458,13 @@ class LobbyConsumer(JsonSocket):
         """ "Play now": seat this user at a fitting table (games/table/matchmaking.py) and
         say which, with a `seated` frame; the table's own socket shows the rest."""
         variant, stake = content.get("variant"), content.get("stake", 0)
-        if not isinstance(variant, str) or not isinstance(stake, int) or isinstance(stake, bool):
+        robots = content.get("robots", False)
+        if (
+            not isinstance(variant, str)
+            or not isinstance(stake, int)
+            or isinstance(stake, bool)
+            or not isinstance(robots, bool)
+        ):
             await self.send_error(
                 "malformed", _("Play now needs a variant and a stake."), request="play_now"
             )
@@ -468,7 +474,11 @@ class LobbyConsumer(JsonSocket):
             return
         try:
             table = await server.database(matchmaking.play_now)(
-                user=self.user, variant=variant, stake=stake, ip_address=socket_ip(self.scope)
+                user=self.user,
+                variant=variant,
+                stake=stake,
+                robots=robots,
+                ip_address=socket_ip(self.scope),
             )
         except TableError as error:
             await self.send_error(error.code, error.message, field=error.field, request="play_now")

@@ -67,6 +67,7 @@ def play_now(request):
                 user=request.user,
                 variant=form.cleaned_data["variant"],
                 stake=form.cleaned_data["stake"],
+                robots=form.cleaned_data["robots"],
                 ip_address=client_ip(request),
             )
         except TableError as error:

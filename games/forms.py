@@ -168,6 +168,9 @@ class PlayNowForm(forms.Form):
         coerce=int,
         initial=0,
     )
+    robots = forms.BooleanField(
+        label=_("Robots for the empty seats if nobody comes within a minute"), required=False
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "play_now_%s")

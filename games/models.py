@@ -242,6 +242,8 @@ class Table(models.Model):
     rematch = models.JSONField(_("rematch"), default=dict, blank=True, editable=False)
     # Opened by "Play now" (games/table/matchmaking.py): it starts by itself once full.
     matchmaking = models.BooleanField(_("opened by Play now"), default=False, editable=False)
+    # A "Play now" player chose robots for the seats still empty at this time.
+    robots_at = models.DateTimeField(_("robots fill the seats at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

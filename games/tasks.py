@@ -31,6 +31,7 @@ def sweep_report(counts: dict[str, int]) -> str:
         "expired": "cancel proposals expired",
         "sockets": "sockets of stopped servers closed",
         "practice": "practice tables closed",
+        "filled": "Play now tables filled with robots",
     }
     done = [f"{counts[key]} {label}" for key, label in labels.items() if counts.get(key)]
     return f"timer sweep: {', '.join(done)}" if done else ""

@@ -441,3 +441,20 @@ async def test_the_invited_players_lobby_marks_the_table_at_once():
     assert frame["type"] == "table" and frame["table"]["id"] == table.pk
     assert frame["table"]["invited"] is True
     await lobby.disconnect()
+
+
+def test_robots_chosen_beforehand_fill_the_seats_after_the_wait():
+    alicia, bruno = two_players()
+    table = matchmaking.play_now(user=alicia, variant="tute", robots=True)
+    matchmaking.play_now(user=bruno, variant="tute")
+    table.refresh_from_db()
+    assert table.robots_at is not None and table.status == Table.Status.OPEN
+    from games import timers
+
+    early = table.robots_at - timedelta(seconds=1)
+    assert timers.sweep(now=early)["filled"] == 0
+    assert timers.sweep(now=table.robots_at)["filled"] == 1
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING and not table.competitive
+    assert sorted(table.seats.exclude(robot="").values_list("seat", flat=True)) == [2, 3]
+    assert table.game.seats.filter(user__isnull=False).count() == 2
