@@ -111,7 +111,6 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "tute_site.context_processors.site_nav",
                 "accounts.context_processors.friend_requests",
-                "games.context_processors.invitations",
             ],
         },
     },
