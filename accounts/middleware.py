@@ -1,4 +1,5 @@
 from django.conf import settings
+from django.shortcuts import redirect
 from django.utils import translation
 
 
@@ -18,4 +19,29 @@ class UserLanguageMiddleware:
         if user is not None and user.is_authenticated and user.language in self.languages:
             translation.activate(user.language)
             request.LANGUAGE_CODE = user.language
+        return self.get_response(request)
+
+
+# What a guest (a visitor practising against robots without an account) may open: the home
+# page, the tables and the rules, finished games, the language, and the way to sign up.
+GUEST_PATHS = ("/tables/", "/rules/", "/games/", "/guest/", "/i18n/", "/chat/", "/static/")
+# ...but not these, which are a player's: reporting someone.
+GUEST_NEVER = ("/report/",)
+
+
+class GuestMiddleware:
+    """Keep a guest to practice: any other page (a profile, settings, friends, the daily
+    bonus, a report) sends them to the home page, where they may sign up. Their rows stay
+    few, and none that would outlive them (accounts.models.User.is_guest)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated and user.is_guest:
+            path = request.path
+            allowed = path == "/" or path.startswith(GUEST_PATHS)
+            if not allowed or any(part in path for part in GUEST_NEVER):
+                return redirect("home")
         return self.get_response(request)

@@ -45,6 +45,9 @@ class User(AbstractUser):
     ban_reason = models.TextField(_("ban reason"), blank=True, default="")
     muted_until = models.DateTimeField(_("muted until"), null=True, blank=True)
     mute_reason = models.TextField(_("mute reason"), blank=True, default="")
+    # A visitor practising against robots without an account: no password, no chips, never
+    # at a table with people, deleted once idle (games/table/guests.py).
+    is_guest = models.BooleanField(_("guest"), default=False, db_default=False, editable=False)
 
     class Meta:
         verbose_name = _("player")

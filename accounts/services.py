@@ -5,6 +5,7 @@ Chips adjustments by moderators live with the ledger, in `rankings.services`.
 Keyword-only, one transaction each. Functions that take a row lock say which.
 """
 
+import secrets
 from datetime import datetime
 
 from django.conf import settings
@@ -251,3 +252,21 @@ def user_unmute(*, user: User, moderator: User, reason: str = "") -> ModerationA
     return ModerationAction.objects.create(
         moderator=moderator, target=target, kind=ModerationAction.Kind.UNMUTE, reason=reason.strip()
     )
+
+
+# A guest's name has a character no player's name may have (accounts.validators): it is
+# never taken from a player, nor a player's from it.
+GUEST_PREFIX = "guest~"
+
+
+def guest_create() -> User:
+    """A guest: a visitor who practises against robots with no account. No password, no
+    chips; deleted once idle (games/table/guests.py)."""
+    while True:
+        name = f"{GUEST_PREFIX}{secrets.token_hex(3)}"
+        if not User.objects.filter(username=name).exists():
+            break
+    user = User(username=name, is_guest=True)
+    user.set_unusable_password()
+    user.save()
+    return user

@@ -26,8 +26,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.ip import forwarded_ip
 from games import push, server
 from games.models import Table
-from games.selectors import lobby_tables
-from games.table import presence, requests
+from games.selectors import lobby_row_for, lobby_tables
+from games.table import matchmaking, people, presence, requests
 from games.table.frames import table_state_for
 from games.table.refusals import TableError
 
@@ -290,8 +290,10 @@ class TableConsumer(JsonSocket):
             return
         seat = self.seat
         master = frame["table"]["master"]
-        can_chat = self.user is not None and (
-            seat is not None or frame["table"]["options"]["guests"]
+        can_chat = (
+            self.user is not None
+            and not self.user.is_guest
+            and (seat is not None or frame["table"]["options"]["guests"])
         )
         you = {
             "user": self.username,
@@ -355,11 +357,17 @@ class TableConsumer(JsonSocket):
             await self.send_error("login_required", _("Log in to do that."), request=request)
             return
         try:
-            error = await server.database(self._handle)(parsed)
+            if isinstance(parsed, requests.Hint):
+                # The robot thinks up to a second: off the sockets' database threads.
+                error, reply = await server.in_thread(self._handle, request=parsed)
+            else:
+                error, reply = await server.database(self._handle)(parsed)
         except Exception:
             # Rolled back whole (the service is one transaction): nothing changed.
             logger.exception("table %s: %s by %s failed", self.table_id, kind, self.username)
-            error = TableError("busy", BUSY)
+            error, reply = TableError("busy", BUSY), None
+        if reply is not None:
+            await self.send_json(reply)
         if error is not None:
             await self.send_error(
                 error.code,
@@ -371,17 +379,18 @@ class TableConsumer(JsonSocket):
             if error.code == "stale":
                 await self.refresh()
 
-    def _handle(self, request: requests.Request) -> TableError | None:
+    def _handle(self, request: requests.Request) -> tuple[TableError | None, dict[str, Any] | None]:
+        """The request's refusal, or the frame that answers this socket alone."""
         try:
-            requests.handle(
+            reply = requests.handle(
                 request,
                 table_id=self.table_id,
                 user=self.user,
                 ip_address=socket_ip(self.scope),
             )
         except TableError as error:
-            return error
-        return None
+            return error, None
+        return None, reply
 
     async def error_context(self) -> dict[str, Any]:
         """`table_id`, the table's version and the game's action count, for an error frame."""
@@ -417,6 +426,8 @@ class LobbyConsumer(JsonSocket):
 
     async def connect(self) -> None:
         self.language = socket_language(self.scope)
+        user = self.scope.get("user")
+        self.user = user if user is not None and user.is_authenticated else None
         await self.accept()
         server.SOCKETS.add(self)
         await self.rejoin()
@@ -430,14 +441,103 @@ class LobbyConsumer(JsonSocket):
         await self.channel_layer.group_discard(push.LOBBY_GROUP, self.channel_name)
 
     async def send_tables(self) -> None:
-        tables = await server.database(lobby_tables)()
+        tables = await server.database(lobby_tables)(user=self.user)
         await self.send_json({"type": "tables", "tables": tables})
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if isinstance(content, dict) and content.get("type") == "sync":
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "sync":
             await self.send_tables()
+            return
+        if kind == "play_now":
+            await self.play_now(content)
             return
         await self.send_error("malformed", _("Unknown message type."), request=None)
 
+    async def play_now(self, content: dict[str, Any]) -> None:
+        """ "Play now": seat this user at a fitting table (games/table/matchmaking.py) and
+        say which, with a `seated` frame; the table's own socket shows the rest."""
+        variant, stake = content.get("variant"), content.get("stake", 0)
+        robots = content.get("robots", False)
+        if (
+            not isinstance(variant, str)
+            or not isinstance(stake, int)
+            or isinstance(stake, bool)
+            or not isinstance(robots, bool)
+        ):
+            await self.send_error(
+                "malformed", _("Play now needs a variant and a stake."), request="play_now"
+            )
+            return
+        if self.user is None:
+            await self.send_error("login_required", _("Log in to do that."), request="play_now")
+            return
+        try:
+            table = await server.database(matchmaking.play_now)(
+                user=self.user,
+                variant=variant,
+                stake=stake,
+                robots=robots,
+                ip_address=socket_ip(self.scope),
+            )
+        except TableError as error:
+            await self.send_error(error.code, error.message, field=error.field, request="play_now")
+            return
+        await self.send_json(
+            {"type": "seated", "table_id": table.pk, "url": table.get_absolute_url()}
+        )
+
     async def lobby_frame(self, event: dict[str, Any]) -> None:
+        frame = event["frame"]
+        if frame["type"] == "table":
+            # A row is this user's to see or not (a practice table, a private one): one
+            # they may not see leaves their lobby as a closed table does.
+            row = await server.database(lobby_row_for)(row=frame["table"], user=self.user)
+            if row is None:
+                frame = {"type": "table_closed", "table_id": frame["table"]["id"]}
+            else:
+                frame = {**frame, "table": row}
+        await self.send_json(frame)
+
+
+class UserConsumer(JsonSocket):
+    """`/ws/me/`: a logged-in player's own socket, open on every page: the header's count of
+    invitations, pushed as it changes; the player is online while one is open."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated or user.is_guest:
+            await self.close(CLOSE_FORBIDDEN)
+            return
+        self.user = user
+        self.language = socket_language(self.scope)
+        server.ensure_running()
+        await self.accept()
+        server.SOCKETS.add(self)
+        await server.database(people.user_socket_open)(
+            user=user, channel_name=self.channel_name, process_id=server.PROCESS_ID
+        )
+        await self.rejoin()
+
+    async def rejoin(self) -> None:
+        await self.channel_layer.group_add(push.user_group(self.user.pk), self.channel_name)
+        await self.send_json(await server.database(people.invitations_frame)(user_id=self.user.pk))
+
+    async def disconnect(self, code: int) -> None:
+        server.SOCKETS.discard(self)
+        if getattr(self, "user", None) is None:
+            return
+        try:
+            await self.channel_layer.group_discard(push.user_group(self.user.pk), self.channel_name)
+        finally:
+            await self.note_closed()
+
+    async def note_closed(self) -> None:
+        if getattr(self, "user", None) is not None:
+            await server.database(people.user_socket_close)(channel_name=self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        await self.send_error("malformed", _("Unknown message type."), request=None)
+
+    async def user_frame(self, event: dict[str, Any]) -> None:
         await self.send_json(event["frame"])

@@ -5,17 +5,24 @@ checked by the services, and a form shows their refusal next to the field it nam
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from games import selectors
+from games.bots import bot_names
+from games.engine.options import PLAYERS_ALLOWED
 from games.models import Report, Variant
 from games.table.options import (
     DEFAULT_OPTIONS,
+    OPTION,
     OPTIONS,
     Kind,
     TableOption,
     clean_table_options,
+    variant_players,
 )
+from games.table.practice import DEFAULT_LEVEL, level_choices
 from games.table.refusals import TableError
 
 # Options a page may leave out, which then take their default: the robots came after the
@@ -46,6 +53,27 @@ def option_field(option: TableOption) -> forms.Field:
     )
 
 
+class LevelField(forms.ChoiceField):
+    """The robots' level: the four levels a player understands are offered, each with how it
+    plays; any name of the robot registry is still accepted (older pages, the tools)."""
+
+    def valid_value(self, value: Any) -> bool:
+        return value in bot_names()
+
+
+# The registry's robots that are a level under another name, as the form shows them.
+SAME_AS_LEVEL = {"heuristic": "medium", "strong": "hard"}
+
+
+def level_field(current: Any) -> LevelField:
+    option = OPTION["robot_level"]
+    current = SAME_AS_LEVEL.get(current, current) or DEFAULT_LEVEL
+    choices = level_choices(lines=False)
+    if current not in dict(choices):
+        choices.append((current, option.value_label(current)))
+    return LevelField(label=option.label, choices=choices, initial=current, required=False)
+
+
 class TableOptionsForm(forms.Form):
     """Every declared option (games/table/options.py), for creating a table and for the
     master changing it."""
@@ -53,6 +81,7 @@ class TableOptionsForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields.update((option.name, option_field(option)) for option in OPTIONS)
+        self.fields["robot_level"] = level_field(self.initial.get("robot_level"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -69,6 +98,84 @@ class TableOptionsForm(forms.Form):
     def add_service_error(self, error: TableError) -> None:
         """Show a service's refusal next to the field it names (or above the form)."""
         self.add_error(error.field if error.field in self.fields else None, str(error.message))
+
+
+# The practice form: these first, the rest folded away with their defaults.
+PRACTICE_FIRST = ("variant", "players", "pairs")
+# Folded: the other rules of the game, and the time per move.
+PRACTICE_FOLDED = (
+    *(o.name for o in OPTIONS if o.rule and o.name not in PRACTICE_FIRST),
+    "move_time",
+)
+
+
+class PracticeForm(forms.Form):
+    """Practice against robots in three choices: the game (and for tute how many play and
+    whether in pairs), the robots' level, play. The other rule options fold away with their
+    defaults; nothing is at stake."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "practice_%s")
+        super().__init__(*args, **kwargs)
+        for name in PRACTICE_FIRST:
+            self.fields[name] = option_field(OPTION[name])
+            self.fields[name].help_text = ""  # three choices, on a phone: no lines between
+        self.fields["robot_level"] = forms.ChoiceField(
+            label=_("Robots' level"),
+            choices=level_choices,
+            initial=DEFAULT_LEVEL,
+            widget=forms.RadioSelect,
+        )
+        for name in PRACTICE_FOLDED:
+            self.fields[name] = option_field(OPTION[name])
+            self.fields[name].required = False
+
+    def first_fields(self) -> list:
+        return [self[name] for name in (*PRACTICE_FIRST, "robot_level")]
+
+    def folded_fields(self) -> list:
+        return [self[name] for name in PRACTICE_FOLDED]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        variant = data["variant"]
+        # What the variant is played by: habanero by two, whatever the players field says.
+        if data["players"] not in PLAYERS_ALLOWED[variant]:
+            data["players"] = variant_players(variant)
+        data["pairs"] = bool(data["pairs"]) and variant == "tute" and data["players"] == 4
+        for name in PRACTICE_FOLDED:
+            if data.get(name) in (None, ""):
+                data[name] = DEFAULT_OPTIONS[name]
+        return data
+
+
+# "50 chips", in the language of the page that shows it.
+_chips = lazy(lambda n: ngettext("%(n)s chip", "%(n)s chips", n) % {"n": n}, str)
+
+# The stakes "Play now" offers: none, or a few sizes.
+PLAY_NOW_STAKES = (0, 10, 50, 100)
+
+
+class PlayNowForm(forms.Form):
+    """ "Play now": a variant and a stake (or none)."""
+
+    variant = option_field(OPTION["variant"])
+    stake = forms.TypedChoiceField(
+        label=pgettext_lazy("table option", "Stake"),
+        choices=[(n, _("No stake") if not n else _chips(n)) for n in PLAY_NOW_STAKES],
+        coerce=int,
+        initial=0,
+    )
+    robots = forms.BooleanField(
+        label=_("Robots for the empty seats if nobody comes within a minute"), required=False
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "play_now_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["variant"].help_text = ""
 
 
 ANY = [("", _("Any"))]
@@ -101,12 +208,13 @@ class LobbyFilterForm(forms.Form):
         required=False,
     )
 
-    def tables(self) -> list[dict[str, Any]]:
-        """The lobby rows (docs/protocol.md's table summaries) that pass the filters; an
-        invalid filter is ignored rather than refused."""
+    def tables(self, user: Any = None) -> list[dict[str, Any]]:
+        """The lobby rows (docs/protocol.md's table summaries) `user` sees that pass the
+        filters; an invalid filter is ignored rather than refused."""
         data = self.cleaned_data if self.is_valid() else {}
         free = data.get("free")
         rows = selectors.lobby_tables(
+            user=user,
             variant=data.get("variant") or None,
             free_seats=bool(free),
             max_stake=data.get("max_stake"),

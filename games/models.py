@@ -241,6 +241,13 @@ class Table(models.Model):
     version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
     # Set when a moderator closes the table: the players are told why.
     close_reason = models.TextField(_("why closed"), blank=True, default="")
+    # A rematch offered after game `game` ended: {"game": id, "by": user id, "accepted":
+    # [user ids]} (games/table/rematch.py); empty when none is open.
+    rematch = models.JSONField(_("rematch"), default=dict, blank=True, editable=False)
+    # Opened by "Play now" (games/table/matchmaking.py): it starts by itself once full.
+    matchmaking = models.BooleanField(_("opened by Play now"), default=False, editable=False)
+    # A "Play now" player chose robots for the seats still empty at this time.
+    robots_at = models.DateTimeField(_("robots fill the seats at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -265,7 +272,14 @@ class Table(models.Model):
                 name="games_table_stake_competitive",
             ),
         ]
-        indexes = [models.Index(fields=["status", "variant"])]
+        indexes = [
+            models.Index(fields=["status", "variant"]),
+            models.Index(
+                fields=["variant", "stake", "created_at"],
+                name="games_table_matchmaking",
+                condition=models.Q(matchmaking=True, status="open"),
+            ),
+        ]
         permissions = [("close_table", _("Can close tables"))]
 
     def __str__(self) -> str:
@@ -317,7 +331,8 @@ class TableSeat(models.Model):
 
 
 class Invitation(models.Model):
-    """The master's invitation to sit at a private table."""
+    """The master's invitation to sit at a table. The invited player accepts it by sitting,
+    or declines it (`declined_at`)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
     user = models.ForeignKey(
@@ -333,6 +348,7 @@ class Invitation(models.Model):
         verbose_name=_("invited by"),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    declined_at = models.DateTimeField(_("declined"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -439,6 +455,24 @@ class TableSocket(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} at {self.table}"
+
+
+class UserSocket(models.Model):
+    """One open site socket (`/ws/me/`, on every page) of a logged-in player: they are
+    online while they have one. Swept with its process when that stops beating."""
+
+    channel_name = models.CharField(max_length=200, primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    process = models.ForeignKey(
+        ServerProcess, on_delete=models.CASCADE, related_name="user_sockets"
+    )
+    connected_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user"], name="games_usersocket_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} online"
 
 
 class Report(models.Model):

@@ -74,6 +74,15 @@ def table_messages(
     ]
 
 
+def user_group(user_id: int) -> str:
+    """A player's own group: the site sockets of their open pages (`/ws/me/`)."""
+    return f"user-{user_id}"
+
+
+def user_message(user_id: int, frame: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    return user_group(user_id), {"type": "user.frame", "frame": frame}
+
+
 def lobby_message(summary: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     if summary["status"] == "closed":
         payload = {"type": "table_closed", "table_id": summary["id"]}

@@ -7,4 +7,5 @@ from games import consumers
 websocket_urlpatterns = [
     path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/me/", consumers.UserConsumer.as_asgi()),
 ]

@@ -30,6 +30,8 @@ def sweep_report(counts: dict[str, int]) -> str:
         "abandoned": "seats abandoned",
         "expired": "cancel proposals expired",
         "sockets": "sockets of stopped servers closed",
+        "practice": "practice tables closed",
+        "filled": "Play now tables filled with robots",
     }
     done = [f"{counts[key]} {label}" for key, label in labels.items() if counts.get(key)]
     return f"timer sweep: {', '.join(done)}" if done else ""
@@ -69,3 +71,11 @@ def analyse_game(game_id: int) -> bool:
     from games.analysis import game_analysis_compute
 
     return game_analysis_compute(game_id=game_id) is not None
+
+
+@shared_task(name="games.guests_sweep", ignore_result=True)
+def guests_sweep() -> int:
+    """Delete the guests idle for hours, with what is left of theirs (games/table/guests.py)."""
+    from games.table.guests import guests_sweep as sweep
+
+    return sweep()

@@ -12,7 +12,9 @@ Three kinds of rows are due at a time `now`:
 - a disconnected player's grace period (`GameSeat.abandon_at`): they have abandoned;
 - an unanswered proposal to cancel (`CancelProposal.expires_at`): it ends.
 
-It also closes the sockets of daphne processes that stopped beating (killed).
+It also closes the sockets of daphne processes that stopped beating (killed), and the
+practice tables left alone after their game (games/table/practice.py), and fills with
+robots the "Play now" tables whose players chose it (games/table/matchmaking.py).
 
 Nothing lives in one process's memory, so timers survive a restart and work across several
 daphne processes. With REDIS_URL, Celery beat queues `games.sweep_timers` every second
@@ -30,7 +32,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games.models import CancelProposal, Game, GameSeat
-from games.table import cancel, presence, robots
+from games.table import cancel, matchmaking, practice, presence, robots
 
 CLAIM_SECONDS = 10
 BATCH = 500
@@ -85,4 +87,13 @@ def sweep(
     ).values_list("pk", flat=True)[:BATCH]:
         expired += cancel.game_cancel_expire(proposal_id=proposal_id, now=now)
     sockets = presence.server_process_sweep(now=now, alive=alive)
-    return {"games": len(games), "abandoned": abandoned, "expired": expired, "sockets": sockets}
+    closed = practice.practice_close_idle(now=now)
+    filled = matchmaking.robots_sweep(now=now)
+    return {
+        "games": len(games),
+        "abandoned": abandoned,
+        "expired": expired,
+        "sockets": sockets,
+        "practice": closed,
+        "filled": filled,
+    }

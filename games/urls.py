@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import profiles, views
+from games import finding, profiles, views
 
 urlpatterns = [
     path("players/", profiles.player_search, name="player_search"),
@@ -10,6 +10,11 @@ urlpatterns = [
     path("games/<int:pk>/awards.json", views.game_awards, name="game_awards"),
     path("tables/", views.table_list, name="table_list"),
     path("tables/new/", views.table_create, name="table_create"),
+    path("tables/practice/", finding.practice, name="practice"),
+    path("tables/play-now/", finding.play_now, name="play_now"),
+    path("invitations/", finding.invitations, name="invitations"),
+    path("friends/", finding.friends, name="friends"),
+    path("guest/sign-up/", finding.guest_signup, name="guest_signup"),
     path("tables/<int:pk>/", views.table_detail, name="table_detail"),
     path("tables/<int:pk>/request/", views.table_request, name="table_request"),
     path("tables/<int:pk>/options/", views.table_options, name="table_options"),

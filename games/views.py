@@ -14,10 +14,11 @@ from games import reports
 from games.analysis import analysis_for_page, game_analysis_for
 from games.engine.cards import CARDS
 from games.engine.rulebook import HABANERO_OVER
+from games.finding import finding_context
 from games.forms import InviteForm, LobbyFilterForm, ReportForm, TableOptionsForm
 from games.models import Game, Table
 from games.replays import game_replay
-from games.robot_names import LEVEL_WORDS, robot_label, robot_name
+from games.robot_names import LEVEL_WORDS, SEAT_NAMES, robot_label, robot_name
 from games.table import requests, seating
 from games.table.explain import PLAY_DUTIES
 from games.table.frames import table_summary
@@ -346,6 +347,10 @@ def game_awards(request, pk: int):
     )
 
 
+# The lobby's script has the watchers' words counted up to this many (then the last one).
+WATCHERS_COUNTED = 50
+
+
 def _lobby_strings() -> dict:
     """The words of the lobby's rows, for its script, which draws the rows the lobby socket
     pushes as the page draws its own (table_list.html, _table_options.html). Counted words
@@ -366,7 +371,11 @@ def _lobby_strings() -> dict:
         "waiting": _("Waiting for players"),
         "master": _("table master"),
         "free_seat": _("free seat"),
-        "robot_seat": _("Robot (%(robot)s)"),
+        "robot_label": _("%(name)s · %(level)s"),
+        "robot_names": [robot_name(n) for n in range(len(SEAT_NAMES))],
+        "levels": {code: str(word) for code, word in LEVEL_WORDS.items()},
+        "invited": _("You are invited"),
+        "watchers": counted("%(n)s watching", "%(n)s watching", range(WATCHERS_COUNTED + 1)),
         "join": _("Join"),
         "watch": _("Watch"),
         "empty": _("No table matches. Open one and wait for players to join!"),
@@ -392,8 +401,9 @@ def _lobby_strings() -> dict:
 def _lobby_context(request, form: TableOptionsForm | None = None) -> dict:
     filters = LobbyFilterForm(request.GET, auto_id="filter_%s")
     return {
+        **finding_context(request),
         "filters": filters,
-        "tables": filters.tables(),
+        "tables": filters.tables(request.user),
         "form": form if form is not None else TableOptionsForm(),
         "strings": _lobby_strings(),
     }

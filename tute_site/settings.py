@@ -90,6 +90,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After authentication: a logged-in player's own language wins over cookie and browser.
     "accounts.middleware.UserLanguageMiddleware",
+    "accounts.middleware.GuestMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -252,6 +253,8 @@ CELERY_BEAT_SCHEDULE = {
     "rankings-ratings-window": {"task": "rankings.ratings_window_roll", "schedule": 600.0},
     # Arenas start, pair their free players, score games a lost task left, and end.
     "arenas-tick": {"task": "arenas.tick", "schedule": 1.0, "options": {"expires": 2.0}},
+    # Guests idle for hours are deleted with their practice tables and games.
+    "games-guests-sweep": {"task": "games.guests_sweep", "schedule": 600.0},
 }
 # The award sweep awards a finished game still without its award this many seconds after it
 # was submitted (its task was lost: a worker or the broker died). The fault tool shortens both.

@@ -1,11 +1,13 @@
 from django.http import JsonResponse
 from django.shortcuts import render
 
+from games.finding import finding_context
 from tute_site.health import run_checks
 
 
 def home(request):
-    return render(request, "home.html")
+    # Practice and "Play now" first (games/finding.py).
+    return render(request, "home.html", finding_context(request))
 
 
 async def healthz(request):

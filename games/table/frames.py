@@ -25,7 +25,7 @@ from accounts.models import User
 from games import push
 from games.engine.cards import SUITS
 from games.engine.rulebook import cante_value
-from games.models import ChatMessage, Game, Table, TableSeat
+from games.models import ChatMessage, Game, Table, TableSeat, TableSocket
 from games.robot_names import robot_name
 from games.table.clock import robot_holds, robot_playing
 from games.table.explain import dimmed_reason, score_sheet, trick_explained
@@ -53,9 +53,50 @@ def seat_json(seat: TableSeat) -> dict[str, Any]:
     return {"seat": seat.seat, "user": seat.user.username, "robot": None}
 
 
-def table_summary(*, table: Table, seats: list[TableSeat]) -> dict[str, Any]:
-    """A table as the lobby and the table socket show it (docs/protocol.md)."""
+def watcher_count(*, table_id: int, seated: set[int]) -> int:
+    """How many logged-in people have the table open without a seat at it."""
+    return (
+        TableSocket.objects.filter(table_id=table_id)
+        .exclude(user_id__in=seated)
+        .values("user_id")
+        .distinct()
+        .count()
+    )
+
+
+def open_offer(table: Table) -> dict[str, Any] | None:
+    """The table's open rematch offer, if it follows the table's last game."""
+    offer = table.rematch or None
+    if offer is None or offer.get("game") != table.game_id or table.status != Table.Status.OPEN:
+        return None
+    return offer
+
+
+def rematch_json(table: Table, seats: list[TableSeat]) -> dict[str, Any] | None:
+    """The open offer as frames show it: who offered, who accepted, who must still answer
+    (the players seated now, by username)."""
+    offer = open_offer(table)
+    if offer is None:
+        return None
+    players = [s for s in seats if s.user_id is not None]
+    accepted = set(offer["accepted"])
+    names = {s.user_id: s.user.username for s in players}
+    return {
+        "by": names.get(offer["by"]),
+        "accepted": [names[s.user_id] for s in players if s.user_id in accepted],
+        "waiting": [names[s.user_id] for s in players if s.user_id not in accepted],
+    }
+
+
+def table_summary(
+    *, table: Table, seats: list[TableSeat], watchers: int | None = None
+) -> dict[str, Any]:
+    """A table as the lobby and the table socket show it (docs/protocol.md). `watchers`:
+    how many watch it (counted here when not given)."""
     by_seat = {s.seat: s for s in seats}
+    if watchers is None:
+        seated = {s.user_id for s in seats if s.user_id is not None}
+        watchers = watcher_count(table_id=table.pk, seated=seated)
     row: list[dict[str, Any] | None] = [
         seat_json(by_seat[n]) if n in by_seat else None for n in range(table.players)
     ]
@@ -68,6 +109,8 @@ def table_summary(*, table: Table, seats: list[TableSeat]) -> dict[str, Any]:
         "seats": row,
         "free_seats": sum(1 for entry in row if entry is None),
         "game_id": table.game_id,
+        "watchers": watchers,
+        "rematch": rematch_json(table, seats),
         # Why a moderator closed the table ("" otherwise).
         "close_reason": table.close_reason,
     }

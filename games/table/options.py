@@ -234,7 +234,8 @@ OPTIONS: tuple[TableOption, ...] = (
     TableOption(
         name="robot_level",
         kind=Kind.CHOICE,
-        default="heuristic",
+        # The heuristic robot, as players read it (games/table/practice.py's levels).
+        default="medium",
         label=_("Robots"),
         refusal=_("Choose a robot among: %(names)s."),
         # The robot registry's names, read when asked: a new robot is offered at once.

@@ -265,6 +265,9 @@ def game_hand_off(room: Room) -> None:
     Runs inside the transaction that finished the game: rankings records the result with it
     and queues its award task on commit; its sweep awards any result whose task was lost."""
     game = room.game
+    players = [gs.user_id for gs in room.game_seats if gs.user_id is not None]
+    if not game.competitive and User.objects.filter(pk__in=players, is_guest=True).exists():
+        return  # a guest's practice: nothing to rank, pay or analyse (games/table/guests.py)
     game_result_submit(**game_result_arguments(room))
     # Once the end is committed: its analysis is queued (games/signals.py).
     transaction.on_commit(lambda: game_over.send(sender=Game, game_id=game.pk), robust=True)

@@ -25,9 +25,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games import push
 from games.models import Game, GameAction, GameSeat, ServerProcess, Table, TableSeat, TableSocket
 from games.table.clock import reschedule
-from games.table.frames import broadcast
+from games.table.frames import broadcast, table_summary
 from games.table.room import Room, locked_room, require_user
 from games.table.seating import unseat
 
@@ -145,6 +146,8 @@ def table_socket_open(
         TableSeat.objects.filter(table=table, user=user).exclude(ip_address=ip_address).update(
             ip_address=ip_address
         )
+    if room.seat_of(user) is None:
+        lobby_watchers_changed(room)
     game_seat = _away_seat(room, user.pk, away=True)
     if game_seat is not None:
         game_seat.while_away = _played_for(game_seat)
@@ -178,6 +181,8 @@ def table_socket_close(*, channel_name: str, now: Any = None) -> None:
     TableSocket.objects.filter(pk=channel_name).delete()
     if TableSocket.objects.filter(table_id=row.table_id, user_id=row.user_id).exists():
         return
+    if room.seat_of(row.user) is None:
+        lobby_watchers_changed(room)
     game_seat = _away_seat(room, row.user_id, away=False)
     if game_seat is None:
         return
@@ -190,6 +195,15 @@ def table_socket_close(*, channel_name: str, now: Any = None) -> None:
     # The player has no socket left at this table: their seat's group needs nothing.
     event = {"kind": "away", "by": row.user.username, "seat": game_seat.seat}
     broadcast(room, event, skip_seat=game_seat.seat)
+
+
+def lobby_watchers_changed(room: Room) -> None:
+    """Someone began or stopped watching: the lobby's row, with its count of watchers, once
+    committed (the table's own sockets are not told: a watcher changes nothing there)."""
+    if room.table.status == Table.Status.CLOSED:
+        return
+    summary = table_summary(table=room.table, seats=room.seats)
+    transaction.on_commit(lambda: push.send([push.lobby_message(summary)]), robust=True)
 
 
 def server_process_sweep(*, now: Any = None, alive: Any = None) -> int:

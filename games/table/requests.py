@@ -14,7 +14,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games.table import cancel, chat, play, presence, seating
+from games.table import cancel, chat, hint, matchmaking, play, presence, rematch, seating
+from games.table.guests import GUEST_REQUESTS, is_guest, refuse_guest
 
 
 class Malformed(ValueError):
@@ -57,13 +58,25 @@ class CancelAnswer:
 
 
 @dataclass(frozen=True)
+class RematchAnswer:
+    accept: bool
+
+
+@dataclass(frozen=True)
 class Plain:
-    """A request with nothing but its type: start, next_deal, stand, leave, resume, cancel."""
+    """A request with nothing but its type: start, next_deal, stand, leave, resume, cancel,
+    rematch, robots."""
 
     type: str
 
 
-Request = Act | Sit | SetOptions | Invite | Chat | CancelAnswer | Plain
+@dataclass(frozen=True)
+class Hint:
+    """What the strongest robot would do now (practice tables only): answered to the asking
+    socket alone, with a `hint` frame."""
+
+
+Request = Act | Sit | SetOptions | Invite | Chat | CancelAnswer | RematchAnswer | Hint | Plain
 
 
 def _int_or_none(content: dict[str, Any], name: str, message: Any) -> int | None:
@@ -87,6 +100,8 @@ PLAIN = {
     "leave": presence.game_leave,
     "resume": presence.game_resume,
     "cancel": cancel.game_cancel_propose,
+    "rematch": rematch.rematch_offer,
+    "robots": matchmaking.table_fill_robots,
 }
 PARSERS = {
     "act": lambda c: Act(c.get("action"), _int_or_none(c, "count", _("count must be an integer."))),
@@ -97,6 +112,10 @@ PARSERS = {
     "cancel_answer": lambda c: CancelAnswer(
         _typed(c, "accept", bool, _("accept must be true or false."))
     ),
+    "rematch_answer": lambda c: RematchAnswer(
+        _typed(c, "accept", bool, _("accept must be true or false."))
+    ),
+    "hint": lambda c: Hint(),
     **{kind: (lambda c, kind=kind: Plain(kind)) for kind in PLAIN},
 }
 
@@ -124,10 +143,22 @@ def parse_form(post: Any) -> Request:
     return parse(content)
 
 
-def handle(request: Request, *, table_id: int, user: User, ip_address: str | None) -> None:
+def kind_of(request: Request) -> str:
+    """The message type a request was parsed from."""
+    if isinstance(request, Plain):
+        return request.type
+    return next(kind for kind, cls in KINDS.items() if isinstance(request, cls))
+
+
+def handle(
+    request: Request, *, table_id: int, user: User, ip_address: str | None
+) -> dict[str, Any] | None:
     """Answer `request` by `user` at table `table_id`: the one place that says which
-    service answers which request. Raises the service's TableError."""
+    service answers which request. Raises the service's TableError. Returns the frame
+    that answers the asking socket alone (a hint), if any."""
     where = {"table_id": table_id, "user": user}
+    if is_guest(user) and kind_of(request) not in GUEST_REQUESTS:
+        refuse_guest(user)
     match request:
         case Act(action=action, count=count):
             play.game_act(**where, action=action, count=count)
@@ -142,9 +173,27 @@ def handle(request: Request, *, table_id: int, user: User, ip_address: str | Non
             chat.chat_post(**where, text=text)
         case CancelAnswer(accept=accept):
             cancel.game_cancel_answer(**where, accept=accept)
+        case RematchAnswer(accept=accept):
+            rematch.rematch_answer(**where, accept=accept)
+        case Hint():
+            # Read without the table's lock; the robot thinks within a time bound.
+            return hint.game_hint(**where)
         case Plain(type=kind):
             PLAIN[kind](**where)
+    return None
+
+
+KINDS = {
+    "act": Act,
+    "sit": Sit,
+    "options": SetOptions,
+    "invite": Invite,
+    "chat": Chat,
+    "cancel_answer": CancelAnswer,
+    "rematch_answer": RematchAnswer,
+    "hint": Hint,
+}
 
 
 # What the table page's buttons post without the socket (no script).
-FORM_REQUESTS = ("sit", "stand", "start", "next_deal", "invite")
+FORM_REQUESTS = ("sit", "stand", "start", "next_deal", "invite", "rematch", "robots")

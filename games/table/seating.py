@@ -26,7 +26,9 @@ from accounts.services import moderation_log
 from games.models import Invitation, Table, TableSeat
 from games.table.cancel import void_game
 from games.table.frames import broadcast
+from games.table.guests import refuse_guest
 from games.table.options import DEFAULT_OPTIONS, TABLE_OPTIONS, clean_table_options, table_options
+from games.table.people import notify_invited
 from games.table.play import start_game
 from games.table.refusals import TableError
 from games.table.room import Room, locked_room, require_user
@@ -57,6 +59,7 @@ def table_create(
 
     Locks the master's user row, so that the chips checked stay theirs."""
     master = require_user(master)
+    refuse_guest(master)
     User.objects.select_for_update().filter(pk=master.pk).first()
     values = clean_table_options(data=options, current=DEFAULT_OPTIONS)
     _check_chips(master, values["stake"] if values["competitive"] else 0)
@@ -106,6 +109,7 @@ def table_sit(
     A seat needs the stake in chips; a private table needs an invitation or the master's
     friendship; nobody sits down while a game runs."""
     user = require_user(user)
+    refuse_guest(user)
     room = locked_room(table_id)
     table = room.table
     if table.status == Table.Status.PLAYING:
@@ -138,6 +142,8 @@ def table_sit(
             _("You need %(stake)s chips to sit at this table.") % {"stake": table.stake},
         )
     TableSeat.objects.create(table=table, seat=seat, user=user, ip_address=ip_address)
+    if Invitation.objects.filter(table=table, user=user).exists():
+        notify_invited(user.pk)  # accepted: one invitation fewer in their header
     room.seats_changed()
     broadcast(room, {"kind": "sit", "by": user.username, "seat": seat}, table=True)
     return table
@@ -225,7 +231,8 @@ def table_invite(*, table_id: int, user: User, username: str) -> Invitation:
     room = locked_room(table_id)
     room.require_master(user)
     name = username.strip() if isinstance(username, str) else ""
-    guest = User.objects.filter(username__iexact=name, is_active=True).first() if name else None
+    players = User.objects.filter(is_active=True, is_guest=False)
+    guest = players.filter(username__iexact=name).first() if name else None
     if guest is None:
         raise TableError(
             "invalid", _("No player is called %(name)s.") % {"name": name}, field="username"
@@ -235,8 +242,13 @@ def table_invite(*, table_id: int, user: User, username: str) -> Invitation:
     invitation, _created = Invitation.objects.get_or_create(
         table=room.table, user=guest, defaults={"invited_by": user}
     )
+    if invitation.declined_at is not None:  # invited again: asked anew
+        invitation.declined_at = None
+        invitation.save(update_fields=["declined_at"])
+    notify_invited(guest.pk)
     event = {"kind": "invite", "by": user.username, "user": guest.username}
-    broadcast(room, event, game=False)
+    # The table's row too: the invited player's lobby marks it at once.
+    broadcast(room, event, table=True, game=False)
     return invitation
 
 

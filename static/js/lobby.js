@@ -55,12 +55,17 @@ document.addEventListener("DOMContentLoaded", () => {
     title.href = row.url;
     title.append(make("span", "muted", `#${row.id}`));
     const playing = row.status === "playing";
-    head.append(title, make("span", `badge ${playing ? "badge-live" : "badge-open"}`, playing ? S.running : S.waiting));
+    head.append(title);
+    if (row.invited) head.append(make("span", "badge badge-invited", S.invited));
+    head.append(make("span", `badge ${playing ? "badge-live" : "badge-open"}`, playing ? S.running : S.waiting));
     const seats = make("ul", "tile-seats");
     for (const seat of row.seats) {
       const li = make("li", seat ? "taken" : "free");
       if (!seat) li.textContent = S.free_seat;
-      else if (!seat.user) li.textContent = fmt(S.robot_seat, { robot: seat.robot });
+      else if (!seat.user) {
+        const name = S.robot_names[seat.seat % S.robot_names.length];
+        li.textContent = fmt(S.robot_label, { name, level: S.levels[seat.robot] || seat.robot });
+      }
       else {
         if (seat.user === row.master) {
           const star = make("span", "star", "★");
@@ -72,7 +77,11 @@ document.addEventListener("DOMContentLoaded", () => {
       }
       seats.append(li);
     }
-    const foot = make("p", "tile-foot", `${S.free_seats[row.free_seats]} `);
+    const foot = make("p", "tile-foot", `${S.free_seats[row.free_seats]} · `);
+    // Counted up to a limit (views.WATCHERS_COUNTED): beyond it, the last word's number.
+    const most = Math.max(...Object.keys(S.watchers).map(Number));
+    const watchers = S.watchers[row.watchers] || S.watchers[most].replace(String(most), row.watchers);
+    foot.append(make("span", "watchers", watchers), " ");
     const link = make("a", "button small", row.free_seats && !playing ? S.join : S.watch);
     link.href = row.url;
     foot.append(link);

@@ -61,7 +61,7 @@ def test_the_lobby_draws_each_pushed_row_in_place_as_the_page_draws_it(browser, 
     habanero = in_thread(
         lambda: seating.table_create(
             master=bruno,
-            options={"variant": "habanero", "stake": 20, "private": True, "guests": False},
+            options={"variant": "habanero", "stake": 20, "guests": False},
         )
     )
     page.locator(f'{TILES}[data-table-id="{habanero.pk}"]').wait_for()

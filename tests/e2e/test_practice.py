@@ -37,8 +37,8 @@ def test_a_player_plays_a_practice_game_against_three_robots_to_the_end(
     page.set_viewport_size({"width": 1280, "height": 900})
     log_in(page, base, "solita")
     page.goto(base + "/tables/")
-    # The form's defaults: 4-player tute in pairs.
-    page.get_by_role("button", name="Practice against robots").click()
+    # The practice form's defaults: 4-player tute in pairs, medium robots.
+    page.get_by_role("button", name="Play against robots").click()
     page.wait_for_url(base + "/tables/*/")
     page.locator("#hand button").first.wait_for()
     seats = page.locator("#seats li")

@@ -16,6 +16,7 @@ from channels.testing import WebsocketCommunicator
 from bench.client import ORIGIN, TableClient, connect_in_process, session_cookie
 from games.engine import CARDS, from_record
 from games.models import Game, Table
+from games.table import robots
 from games.table.record import game_record
 from tute_site.asgi import application
 
@@ -110,3 +111,13 @@ def check_frame(frame: dict, record: dict, seat: int | None) -> None:
 
 def game_of(table_id: int) -> Game:
     return Table.objects.select_related("game").get(pk=table_id).game
+
+
+def robots_play_first(table_id: int) -> None:
+    """The robots of a practice table play until it is the player's turn (no sweeper runs
+    here: their timers are fired now, each at its own time)."""
+    for _ in range(10):
+        game = Table.objects.get(pk=table_id).game
+        if game.deadline_kind != "robot":
+            return
+        robots.game_timer_fire(game_id=game.pk, count=game.action_count, now=game.deadline_at)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from games.bots import bot_names
+from games.bots import LEVELS, bot_names
 from games.engine.options import PLAYERS_ALLOWED, RULE_OPTIONS, VARIANTS, Options
 from games.forms import TableOptionsForm
 from games.models import Table
@@ -90,6 +90,8 @@ def test_the_lobby_form_offers_exactly_the_declared_options_with_their_names(cli
     html = client.get("/tables/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     (form,) = find(html, "form", action="/tables/new/")
     assert "options-form" in form.attrs["class"]
+    # The page offers practice and "Play now" first: the table form's fields come after.
+    html = html[html.index('action="/tables/new/"') :]
     assert field_labels(html) == ENGLISH_LABELS
     assert list(field_labels(html)) == list(TABLE_OPTIONS)
 
@@ -114,7 +116,8 @@ def test_the_form_starts_at_the_declared_defaults_and_offers_the_declared_values
             field = form.fields[option.name]
             assert str(field.label) == ENGLISH_LABELS[option.name] == str(option.label)
             assert field.initial == option.default
-            if option.kind is Kind.CHOICE:
+            # The robots' level offers the levels a player understands (below).
+            if option.kind is Kind.CHOICE and option.name != "robot_level":
                 assert [code for code, _label in field.choices] == list(option.codes())
                 assert [str(label) for _code, label in field.choices] == [
                     str(option_value_label(option.name, code)) for code in option.codes()
@@ -125,8 +128,10 @@ def test_the_form_starts_at_the_declared_defaults_and_offers_the_declared_values
             "follow_trump": "Trump on a trump lead",
             "strict": "All duties",
         }
-    # The robots are the registry's, read when the form is built.
-    assert [code for code, _label in form.fields["robot_level"].choices] == list(bot_names())
+    # The robots are offered as the levels a player understands, easiest first; any name
+    # of the registry, read when the form is built, is still accepted.
+    assert [code for code, _label in form.fields["robot_level"].choices] == list(LEVELS)
+    assert all(form.fields["robot_level"].valid_value(name) for name in bot_names())
 
 
 def test_the_form_keeps_its_help_texts():

@@ -36,6 +36,9 @@ def test_lobby_lists_each_table_with_players_free_seats_and_options(client):
     table = open_table(alice, variant="tute", players=4, stake=50, rounds=3, private=True)
     seating.table_invite(table_id=table.pk, user=alice, username="bob")
     seating.table_sit(table_id=table.pk, user=bob)
+    # A private table is shown only to those who may sit at it: not to a visitor.
+    assert tile_ids(client.get("/tables/").content.decode()) == []
+    client.force_login(bob)
     html = client.get("/tables/").content.decode()
     (tile,) = [li for li in find(html, "li", data_table_id=str(table.pk))]
     assert "Tute" in tile.text and "4 players, in pairs" in tile.text

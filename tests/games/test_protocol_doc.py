@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.services import user_mute
 from games.table import seating
 from tests.accounts.factories import ModeratorFactory, UserFactory
-from tests.games.live import open_socket, table_socket
+from tests.games.live import open_socket, robots_play_first, table_socket
 from tests.games.test_socket_faults import current, move, next_push
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -106,7 +106,23 @@ async def real_frames() -> dict[str, dict]:
     while (frame := await lobby.receive_json_from(timeout=5))["type"] != "table_closed":
         pass
     frames["table_closed"] = frame
-    for socket in [*sockets, lobby]:
+    player = await open_socket("/ws/lobby/", await sync_to_async(UserFactory)())
+    await player.send_json_to({"type": "play_now", "variant": "habanero", "stake": 0})
+    while (frame := await player.receive_json_from(timeout=5))["type"] != "seated":
+        pass
+    frames["seated"] = frame
+    me = await open_socket("/ws/me/", bob)
+    frames["invitations"] = await me.receive_json_from(timeout=5)
+    practice = await sync_to_async(seating.table_practice)(
+        master=bob, options={"variant": "habanero", "robot_level": "random"}
+    )
+    await sync_to_async(robots_play_first)(practice.pk)
+    hint = (await table_socket(practice.pk, bob))[0]
+    await hint.send_json_to({"type": "hint"})
+    while (frame := await hint.receive_json_from(timeout=10))["type"] != "hint":
+        pass
+    frames["hint"] = frame
+    for socket in [*sockets, lobby, player, me, hint]:
         await socket.disconnect()
     return frames
 

@@ -60,9 +60,9 @@ def test_practice_table_puts_robots_in_the_other_seats_and_risks_nothing():
     seats = list(TableSeat.objects.filter(table=table).order_by("seat"))
     assert [(s.seat, s.user_id, s.robot) for s in seats] == [
         (0, player.pk, ""),
-        (1, None, "heuristic"),
-        (2, None, "heuristic"),
-        (3, None, "heuristic"),
+        (1, None, "medium"),
+        (2, None, "medium"),
+        (3, None, "medium"),
     ]
     game = current(table.pk)
     state = from_record(game_record(game=game))
@@ -92,7 +92,7 @@ def test_practice_games_of_every_variant_play_to_the_end(options):
     game = play_to_the_end(table.pk, {})
     assert game.status == Game.Status.FINISHED
     robots = set(GameSeat.objects.filter(game=game, user=None).values_list("robot", flat=True))
-    assert robots == {options.get("robot_level", "heuristic")}
+    assert robots == {options.get("robot_level", "medium")}
 
 
 def test_a_timeout_plays_a_legal_move_for_the_player_and_three_hand_the_seat_to_a_robot():

@@ -20,6 +20,8 @@ import { hideError, showError, watchNotices } from "./notices.js";
 import { watchScoreSheet } from "./sheet.js";
 import { watchAlerts } from "./alerts.js";
 import { watchAway } from "./away.js";
+import { watchRematch } from "./rematch.js";
+import { watchHint } from "./hint.js";
 
 const app = $("table-app");
 if (app) start(app);
@@ -69,6 +71,8 @@ function start(app) {
   watchAlerts(store);
   watchAway(store);
   startTimers(store, app);
+  watchRematch(store, request);
+  const hint = watchHint(store, request);
 
   function onMessage(frame) {
     if (frame.type === "mute") {
@@ -78,6 +82,8 @@ function start(app) {
       // The chat box says until when and why, in its place.
       if (frame.code === "muted") chat.loadMute();
       else showError(frame.message, frame);
+    } else if (frame.type === "hint") {
+      hint.show(frame);
     } else {
       store.receive(frame);
     }

@@ -1,0 +1,88 @@
+"""Practice: the robot levels as players read them, and the practice tables' end.
+
+A practice table is one player's (or a "Play now" table whose empty seats were filled with
+robots): robots in the other seats, nothing at stake. It is never in the public lobby, and
+once its game is over and nobody has it open any more, it closes.
+
+| service | what | locks |
+|---|---|---|
+| `practice_close_idle` | close the practice tables left alone after their game | each table |
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games.bots import LEVELS
+from games.models import Table, TableSeat, TableSocket
+from games.robot_names import LEVEL_WORDS
+from games.table.frames import broadcast
+from games.table.guests import guest_table_delete
+from games.table.options import DEFAULT_OPTIONS
+from games.table.room import locked_room
+
+# The levels a player picks, in order, each with a line saying how it plays.
+LEVEL_LINES = {
+    "easy": _("Plays by sound habits but now and then throws a card at random: to learn."),
+    "medium": _("Plays each card by a club player's rules and counts out the last tricks."),
+    "hard": _("Thinks about a quarter of a second a card, trying many possible deals."),
+    "expert": _("Thinks about a second a card: the strongest robot."),
+}
+DEFAULT_LEVEL = DEFAULT_OPTIONS["robot_level"]
+# A practice table whose game is over closes once nobody has had it open this long.
+IDLE_SECONDS = 60
+
+
+def level_choices(*, lines: bool = True) -> list[tuple[str, str]]:
+    """(code, "word: how it plays") for each level a player picks, easiest first (the word
+    alone without `lines`, for a narrow list)."""
+    if not lines:
+        return [(code, str(LEVEL_WORDS[code])) for code in LEVELS]
+    return [(code, f"{LEVEL_WORDS[code]}: {LEVEL_LINES[code]}") for code in LEVELS]
+
+
+def idle_practice_tables(*, now: Any) -> list[int]:
+    """Practice tables (with robots) with no game running, nobody's socket open, and no
+    game or an over one older than `IDLE_SECONDS`."""
+    before = now - timedelta(seconds=IDLE_SECONDS)
+    robots = TableSeat.objects.filter(table=OuterRef("pk")).exclude(robot="")
+    sockets = TableSocket.objects.filter(table=OuterRef("pk"))
+    return list(
+        Table.objects.filter(status=Table.Status.OPEN)
+        .filter(Exists(robots))
+        .exclude(Exists(sockets))
+        .filter(Q(game__ended_at__lt=before) | Q(game__isnull=True, created_at__lt=before))
+        .values_list("pk", flat=True)[:500]
+    )
+
+
+def practice_close_idle(*, now: Any = None) -> int:
+    """Close every practice table left alone after its game; how many closed. Each in its
+    own transaction, locking its table (and checking again under the lock)."""
+    now = now or timezone.now()
+    closed = 0
+    for table_id in idle_practice_tables(now=now):
+        closed += _close(table_id, now=now)
+    return closed
+
+
+@transaction.atomic
+def _close(table_id: int, *, now: Any) -> int:
+    room = locked_room(table_id, closed=True)
+    table = room.table
+    if table.status != Table.Status.OPEN or TableSocket.objects.filter(table=table).exists():
+        return 0
+    table.status = Table.Status.CLOSED
+    table.closed_at = now
+    table.save(update_fields=["status", "closed_at"])
+    broadcast(room, {"kind": "closed", "by": None, "reason": ""}, table=True, game=False)
+    if User.objects.filter(pk=table.master_id, is_guest=True).exists():
+        guest_table_delete(table)  # a guest's practice leaves nothing behind
+    return 1

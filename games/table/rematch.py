@@ -1,0 +1,97 @@
+"""Rematch: when a game ends, any player may offer the next game with the same players.
+
+The offer is kept on the table (`Table.rematch`: the game it follows, who offered, who
+accepted). The others see Accept and Decline; the next game starts once every player seated
+has accepted and every seat is taken (robots need not answer). A decline ends the offer.
+The master may still change the options meanwhile: the next game is played with the options
+the table has when the last player accepts. Who sits and stands decides who must accept:
+the offer is for those seated when it is answered.
+
+| service | what | locks |
+|---|---|---|
+| `rematch_offer` | offer the next game (or accept an open offer) | the table, ledger rows |
+| `rematch_answer` | accept or decline the open offer | the table, ledger rows |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games.models import Table
+from games.table.frames import broadcast, open_offer
+from games.table.play import start_game
+from games.table.refusals import TableError
+from games.table.room import Room, locked_room, require_user
+
+
+def _check_between_games(room: Room, user: User) -> None:
+    room.require_seated(user)
+    table = room.table
+    if table.status != Table.Status.OPEN or table.game_id is None:
+        raise TableError("invalid", _("A rematch is offered once a game is over."))
+
+
+def _everyone_in(room: Room, accepted: list[int], by: User) -> bool:
+    """Start the next game if every seat is taken and every player seated accepted."""
+    table = room.table
+    players = {s.user_id for s in room.seats if s.user_id is not None}
+    if len(room.seats) < table.players or not players <= set(accepted):
+        return False
+    table.rematch = {}
+    table.save(update_fields=["rematch"])
+    start_game(room, by=by)
+    return True
+
+
+@transaction.atomic
+def rematch_offer(*, table_id: int, user: User) -> Table:
+    """`user`, seated at a table whose game is over, offers the next game with the same
+    players (an open offer is accepted instead). Locks the table."""
+    user = require_user(user)
+    room = locked_room(table_id)
+    _check_between_games(room, user)
+    table = room.table
+    offer = open_offer(table)
+    if offer is not None:
+        return _accept(room, user, offer)
+    offer = {"game": table.game_id, "by": user.pk, "accepted": [user.pk]}
+    table.rematch = offer
+    table.save(update_fields=["rematch"])
+    if not _everyone_in(room, offer["accepted"], user):
+        broadcast(room, {"kind": "rematch", "by": user.username}, table=True, game=False)
+    return table
+
+
+def _accept(room: Room, user: User, offer: dict[str, Any]) -> Table:
+    table = room.table
+    if user.pk not in offer["accepted"]:
+        offer = {**offer, "accepted": [*offer["accepted"], user.pk]}
+    table.rematch = offer
+    table.save(update_fields=["rematch"])
+    if not _everyone_in(room, offer["accepted"], user):
+        event = {"kind": "rematch_accept", "by": user.username}
+        broadcast(room, event, table=True, game=False)
+    return table
+
+
+@transaction.atomic
+def rematch_answer(*, table_id: int, user: User, accept: bool) -> Table:
+    """`user` accepts or declines the open rematch offer: once everyone seated accepted,
+    the next game starts; a decline ends the offer. Locks the table."""
+    user = require_user(user)
+    room = locked_room(table_id)
+    _check_between_games(room, user)
+    table = room.table
+    offer = open_offer(table)
+    if offer is None:
+        raise TableError("invalid", _("No rematch is on offer at this table."))
+    if accept:
+        return _accept(room, user, offer)
+    table.rematch = {}
+    table.save(update_fields=["rematch"])
+    broadcast(room, {"kind": "rematch_decline", "by": user.username}, table=True, game=False)
+    return table
