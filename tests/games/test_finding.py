@@ -157,7 +157,12 @@ def test_a_visitor_practises_as_a_guest_who_may_do_nothing_else(client):
     assert client.get(f"/players/{guest.username}/").status_code == 302
     for path in ("/settings/", "/friends/", "/invitations/", f"/tables/{table.pk}/report/"):
         assert client.get(path)["Location"] == "/", path
-    assert client.get(table.get_absolute_url()).status_code == 200
+    page = client.get(table.get_absolute_url())
+    assert page.status_code == 200
+    # Their table's page offers no invitation, no report, and says why there is no chat.
+    html = page.content.decode()
+    assert 'id="invite-form"' not in html and 'id="report-link"' not in html
+    assert "Sign up to chat: a guest plays robots only." in html
     assert client.get("/rules/").status_code == 200
     client.logout()
     assert client.get(f"/players/{guest.username}/").status_code == 404
