@@ -6,19 +6,11 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from games.arenas.models import Arena, ArenaGame, ArenaPlayer
-from games.table.options import DEFAULT_OPTIONS, clean_table_options
+from games.table.options import DEFAULT_OPTIONS, RULE_NAMES, clean_table_options
 from games.table.refusals import TableError
 
-TABLE_FIELDS = (
-    "variant",
-    "players",
-    "pairs",
-    "rounds",
-    "points_to_win",
-    "allow_tute",
-    "stock_play",
-    "move_time",
-)
+# The arena's tables' rules (the declaration's, games/table/options.py) and move time.
+TABLE_FIELDS = (*RULE_NAMES, "move_time")
 
 
 class ArenaPlayerInline(admin.TabularInline):

@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, ServerProcess, Table, _declared  # the declared options
+from games.table.options import RULE_NAMES
 
 # The table options an arena sets for its tables (RULES.md §10); the rest are fixed.
-ARENA_RULE_OPTIONS = ("variant", "players", "pairs", "rounds", "points_to_win", "allow_tute")
 
 
 class Arena(models.Model):
@@ -115,15 +115,16 @@ class Arena(models.Model):
     @property
     def table_options(self) -> dict:
         """The options of each table the arena seats (games/table/options.py)."""
-        return {
-            **{name: getattr(self, name) for name in ARENA_RULE_OPTIONS},
-            "stock_play": self.stock_play,
-            "move_time": self.move_time,
-            "competitive": True,
-            "stake": 0,
-            "private": True,
-            "guests": True,
-        }
+        return dict(
+            {name: getattr(self, name) for name in RULE_NAMES},
+            move_time=self.move_time,
+            # Every arena table counts, stakes nothing, is seated by the arena only, and may
+            # be watched.
+            competitive=True,
+            stake=0,
+            private=True,
+            guests=True,
+        )
 
 
 class ArenaPlayer(models.Model):

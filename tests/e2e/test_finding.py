@@ -86,7 +86,11 @@ def test_a_guest_practises_a_whole_game_from_the_home_page(browser, embedded_dap
             raise
     assert hinted
     assert page.locator("#summary h2").inner_text() == "Game over"
-    # The table page's layout at a game's end (its summary) is issue #22's: looked at only.
+    # One way to the next game against robots: the new game, no rematch to offer them.
+    assert page.get_by_role("button", name="New game with the same players").is_visible()
+    assert page.locator("#rematch-box").is_hidden()
+    # Nothing reaches past the phone's edge at the game's end.
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     page.screenshot(path=str(ARTIFACTS / f"finding-practice-over-{size}.png"), full_page=True)
     game = in_db(lambda: Game.objects.get())
     assert game.status == Game.Status.FINISHED and not game.competitive

@@ -200,10 +200,11 @@ def test_a_cante_and_a_robot_holding_the_seat_are_what_the_frame_says(page, embe
     page.set_viewport_size({"width": 1280, "height": 800})
     log_in(page, embedded_daphne_server, "solita")
     page.goto(embedded_daphne_server + "/tables/")
-    page.locator("#id_variant").select_option("tute")
-    page.locator("#id_players").select_option("2")
-    page.locator("#id_move_time").fill("300")  # no timeout while the test looks
-    page.get_by_role("button", name="Practice against robots").click()
+    page.locator("#practice_variant").select_option("tute")
+    page.locator("#practice_players").select_option("2")
+    page.locator("#practice-box summary").click()  # the folded options
+    page.locator("#practice_move_time").fill("300")  # no timeout while the test looks
+    page.get_by_role("button", name="Play against robots").click()
     page.wait_for_url(re.compile(r"/tables/\d+/$"))
 
     button = page.locator("#actions button.action-sing")

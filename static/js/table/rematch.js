@@ -15,7 +15,9 @@ export function watchRematch(store, request) {
     (S, { pending }) => {
       const me = mySeat(S) === null ? null : S.you.user;
       const over = S.table.status === "open" && S.game && S.game.status !== "playing";
-      if (!me || !over) return { shown: false, fill: fillable(S, me) };
+      // Against robots alone the master's new game is the rematch: no second button for it.
+      const people = S.table.seats.filter((seat) => seat && seat.user).length;
+      if (!me || !over || people < 2) return { shown: false, fill: fillable(S, me) };
       const offer = S.table.rematch;
       return {
         shown: true,
