@@ -189,18 +189,13 @@ def chips_grant(
 
     Locks the grants account and the player's account.
     """
-    if amount <= 0:
-        raise ValueError(f"a grant is a positive number of chips, not {amount}")
-    grants, player = _system_account(ChipAccount.Kind.GRANTS), _player_account(user)
-    locked = _lock(grants, player)
-    existing = _existing(key, reason)
-    if existing is not None:
-        return existing
-    return _post(
+    return _move_once(
+        source=_system_account(ChipAccount.Kind.GRANTS),
+        target=_player_account(user),
+        amount=amount,
         key=key,
         reason=reason,
-        locked=locked,
-        movements=[(locked[grants.pk], locked[player.pk], amount)],
+        what="a grant",
         actor=actor,
         memo=memo,
     )
@@ -310,15 +305,21 @@ def chips_adjust_by_moderator(
 # --- Stakes and pots ---------------------------------------------------------------------
 
 
-def _pay_in(
-    *, user: User, into: ChipAccount, amount: int, key: str, reason: str, what: str, **post
+def _move_once(
+    *,
+    source: ChipAccount,
+    target: ChipAccount,
+    amount: int,
+    key: str,
+    reason: str,
+    what: str,
+    **post,
 ) -> ChipTransfer:
-    """Move ``amount`` of a player's chips into a pot, once per key (``post``: the transfer's
-    game or memo). Raises `InsufficientChips`; locks both accounts."""
+    """Move ``amount`` chips from one account to another, once per key (``post``: the
+    transfer's game, actor or memo). Raises `InsufficientChips`; locks both accounts."""
     if amount <= 0:
         raise ValueError(f"{what} is a positive number of chips, not {amount}")
-    player = _player_account(user)
-    locked = _lock(player, into)
+    locked = _lock(source, target)
     existing = _existing(key, reason)
     if existing is not None:
         return existing
@@ -326,9 +327,14 @@ def _pay_in(
         key=key,
         reason=reason,
         locked=locked,
-        movements=[(locked[player.pk], locked[into.pk], amount)],
+        movements=[(locked[source.pk], locked[target.pk], amount)],
         **post,
     )
+
+
+def _pay_in(*, user: User, into: ChipAccount, **move) -> ChipTransfer:
+    """A player's chips into a pot: a stake, an arena's entry."""
+    return _move_once(source=_player_account(user), target=into, **move)
 
 
 @transaction.atomic
