@@ -181,6 +181,12 @@ def summary_fits(page, name: str, language: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"phone-{name}-over-{language}-375.png"), full_page=True)
     wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
     assert wide <= 0, (language, wide)
+    # Nor is any of it cut off inside the summary's own box (the score's last column).
+    hidden = page.evaluate(
+        "(() => { const box = document.getElementById('summary');"
+        " return box.scrollWidth - box.clientWidth; })()"
+    )
+    assert hidden <= 0, (language, hidden)
 
 
 @pytest.mark.parametrize(
