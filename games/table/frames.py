@@ -36,7 +36,8 @@ from rankings import selectors as rankings_selectors
 CHAT_HISTORY = 50
 # What a move changes of a seat's `game`: the rest (who plays each seat, the proposal to
 # cancel, the cantes' values) stays as the last frame said.
-MOVE = ("count", "view", "deadline", "explain", "sheet")
+# A move's update; the score sheet comes with it only when the move ended a deal.
+MOVE = ("count", "view", "deadline", "explain")
 # The parts of a `game` that `game_live` works out.
 LIVE = ("seats", "deadline", "cancel")
 

@@ -168,7 +168,10 @@ def apply(room: Room, act: Action, event: dict[str, Any], *, seats: bool = False
     record.remember_on_commit(game, state)
     schedule(room)
     game.save(update_fields=["action_count", *DEADLINE_FIELDS])
-    broadcast(room, event, game=(*MOVE, "seats") if seats else MOVE)
+    keys = (*MOVE, "seats") if seats else MOVE
+    if state.deal_over:
+        keys = (*keys, "sheet")  # the deal's line on the score sheet
+    broadcast(room, event, game=keys)
     room.hand_over_state()
 
 

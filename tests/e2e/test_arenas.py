@@ -18,8 +18,8 @@ from games.arenas.models import ArenaPlayer as Joined
 from tests.accounts.factories import UserFactory
 from tests.conftest import kept_daphne
 from tests.e2e.test_accounts import in_db, log_in
-from tests.e2e.test_practice import NEXT_STEP, drawn_count
-from tests.e2e.test_table import ARTIFACTS, ENABLED_ACTIONS, ENABLED_CARDS, no_sideways_scroll
+from tests.e2e.test_practice import NEXT_STEP
+from tests.e2e.test_table import ARTIFACTS, no_sideways_scroll, take_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,18 +43,7 @@ def play_to_the_end(page) -> None:
         step = page.wait_for_function(NEXT_STEP, timeout=30_000).json_value()
         if step == "over":
             return
-        before = drawn_count(page)
-        if step == "action":
-            page.locator(ENABLED_ACTIONS).first.click()
-        elif step == "card":
-            page.locator(ENABLED_CARDS).first.click()
-        else:
-            page.locator("#next-deal").click()
-        page.wait_for_function(
-            f"""() => Number(document.getElementById('table-app').dataset.count) > {before}
-                || !!document.querySelector('#error:not([hidden])')""",
-            timeout=30_000,
-        )
+        take_step(page, step)
 
 
 def test_join_an_arena_play_its_game_and_see_the_standings_move(browser, proxied_embedded_daphne):

@@ -12,8 +12,8 @@ from games.table.play import game_start
 from tests.accounts.factories import UserFactory
 from tests.e2e.test_accounts import in_db, log_in
 from tests.e2e.test_moderation import in_thread
-from tests.e2e.test_practice import NEXT_STEP, drawn_count
-from tests.e2e.test_table import ARTIFACTS, ENABLED_ACTIONS, ENABLED_CARDS, no_sideways_scroll
+from tests.e2e.test_practice import NEXT_STEP
+from tests.e2e.test_table import ARTIFACTS, ENABLED_CARDS, no_sideways_scroll, take_step
 from tests.games.test_finding import finish
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -68,19 +68,8 @@ def test_a_guest_practises_a_whole_game_from_the_home_page(browser, embedded_dap
             page.locator("#hint-text").get_by_text("The robot would play:").wait_for()
             shot(page, "practice-hint", size)
             hinted = True
-        before = drawn_count(page)
-        if step == "action":
-            page.locator(ENABLED_ACTIONS).first.click()
-        elif step == "card":
-            page.locator(ENABLED_CARDS).first.click()
-        else:
-            page.locator("#next-deal").click()
         try:
-            page.wait_for_function(
-                f"""() => Number(document.getElementById('table-app').dataset.count) > {before}
-                    || !!document.querySelector('#error:not([hidden])')""",
-                timeout=30_000,
-            )
+            take_step(page, step)
         except Exception:
             page.screenshot(path=str(ARTIFACTS / f"finding-stuck-{size}.png"), full_page=True)
             raise

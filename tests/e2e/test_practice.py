@@ -8,7 +8,7 @@ import pytest
 from games.models import Game, GameSeat
 from tests.accounts.factories import UserFactory
 from tests.e2e.test_accounts import in_db, log_in
-from tests.e2e.test_table import ARTIFACTS, ENABLED_ACTIONS, ENABLED_CARDS, no_sideways_scroll
+from tests.e2e.test_table import ARTIFACTS, no_sideways_scroll, take_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,10 +23,6 @@ NEXT_STEP = """() => {
   if (shown(next) && !next.disabled) return 'deal';
   return null;
 }"""
-
-
-def drawn_count(page) -> int:
-    return int(page.locator("#table-app").get_attribute("data-count") or -1)
 
 
 def test_a_player_plays_a_practice_game_against_three_robots_to_the_end(
@@ -74,21 +70,10 @@ def test_a_player_plays_a_practice_game_against_three_robots_to_the_end(
             page.screenshot(path=str(ARTIFACTS / "practice-375.png"), full_page=True)
             assert no_sideways_scroll(page)
             page.set_viewport_size({"width": 1280, "height": 900})
-        before = drawn_count(page)
-        if step == "action":
-            # A cante or a tute when offered: the robots' game goes on around it.
-            button = page.locator(ENABLED_ACTIONS).first
-            clicked.append(button.inner_text())
-            button.click()
-        elif step == "card":
-            page.locator(ENABLED_CARDS).first.click()
-        else:
-            page.locator("#next-deal").click()
-        page.wait_for_function(
-            f"""() => Number(document.getElementById('table-app').dataset.count) > {before}
-                || !!document.querySelector('#error:not([hidden])')""",
-            timeout=30_000,
-        )
+        # A cante or a tute when offered: the robots' game goes on around it.
+        label = take_step(page, step)
+        if label is not None:
+            clicked.append(label)
         moves += 1
 
     summary = page.locator("#summary")

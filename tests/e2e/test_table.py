@@ -23,6 +23,28 @@ def drawn_count(page) -> int:
     return int(page.locator("#table-app").get_attribute("data-count") or -1)
 
 
+def take_step(page, step: str) -> str | None:
+    """Take a player's next step on the table page: the first action offered ("action"), the
+    first card they may play ("card") or the next deal ("deal"), and wait until the page drew
+    what followed or an error. The action's label, when the step was one."""
+    before = drawn_count(page)
+    label = None
+    if step == "action":
+        button = page.locator(ENABLED_ACTIONS).first
+        label = button.inner_text()
+        button.click()
+    elif step == "card":
+        page.locator(ENABLED_CARDS).first.click()
+    else:
+        page.locator("#next-deal").click()
+    page.wait_for_function(
+        f"""() => Number(document.getElementById('table-app').dataset.count) > {before}
+            || !!document.querySelector('#error:not([hidden])')""",
+        timeout=30_000,
+    )
+    return label
+
+
 def wait_for_count_above(page, count: int) -> None:
     page.wait_for_function(f"Number(document.getElementById('table-app').dataset.count) > {count}")
 

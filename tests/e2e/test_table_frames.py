@@ -94,14 +94,14 @@ def test_a_lost_push_makes_the_page_sync_and_a_stale_frame_changes_nothing(brows
     bruno.goto(alicia.url)
     bruno.get_by_role("button", name="Sit here").click()
     alicia.locator("#seats").get_by_text("bruno").wait_for()
-    alicia.get_by_role("button", name="Start the game").click()
-    bruno.locator("#hand button").nth(7).wait_for()
-    # Bruno's page draws updates. Under load the relay's handler may run just after the page
-    # drew the hand: Playwright dispatches it while the test waits, so wait a little for it.
-    for _ in range(50):
-        if any(f["type"] == "update" for f in relay.to_page):
+    # The game starts once bruno's own socket knows him seated: a socket that opened after
+    # the start (a slow reload under load) would get the start as its first `state`.
+    for _ in range(100):
+        if any((f.get("you") or {}).get("seat") == 1 for f in relay.to_page):
             break
         bruno.wait_for_timeout(100)
+    alicia.get_by_role("button", name="Start the game").click()
+    bruno.locator("#hand button").nth(7).wait_for()
     assert any(f["type"] == "update" for f in relay.to_page), [f["type"] for f in relay.to_page]
 
     # Bruno plays until it is alicia's turn.
