@@ -47,6 +47,14 @@ BUSY = _("The server could not do that just now. Please try again.")
 _CLOSING: set[asyncio.Task] = set()
 
 
+def _closed(task: asyncio.Task) -> None:
+    """A closing's note is done: it failed only if its table is gone (or the database is
+    down, and the sweeper hands the seat over later); say so in one line."""
+    _CLOSING.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.warning("a closed socket's note failed: %r", task.exception())
+
+
 def socket_ip(scope: dict[str, Any]) -> str | None:
     """The client's address: the connection's, or behind trusted proxies the one they
     forwarded (accounts.ip, settings.TRUSTED_PROXY_COUNT)."""
@@ -252,7 +260,7 @@ class TableConsumer(JsonSocket):
                 server.in_thread(presence.table_socket_close, channel_name=self.channel_name)
             )
             _CLOSING.add(closing)
-            closing.add_done_callback(_CLOSING.discard)
+            closing.add_done_callback(_closed)
 
     async def rejoin(self) -> None:
         self.group = None  # the list layer's groups went with Redis's data

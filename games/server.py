@@ -177,9 +177,14 @@ async def rejoin_all() -> int:
     return len(sockets) - len(failed)
 
 
+# A round of this loop slower than this is logged: robots and timers wait for it.
+SLOW_ROUND_SECONDS = 5.0
+
+
 async def _run() -> None:
     beat_at = 0.0
     while True:
+        started = time.monotonic()
         try:
             if time.monotonic() >= beat_at:
                 await in_thread(presence.server_process_beat, process_id=PROCESS_ID)
@@ -195,6 +200,9 @@ async def _run() -> None:
                 await rejoin_all()
         except Exception:
             logger.exception("the channel layer check failed; it goes on")
+        took = time.monotonic() - started
+        if took > SLOW_ROUND_SECONDS:
+            logger.warning("the server loop's round took %.1f s: timers and robots waited", took)
         await asyncio.sleep(settings.TIMER_SWEEP_SECONDS)
 
 
@@ -206,3 +214,12 @@ def ensure_running() -> None:
     loop = asyncio.get_running_loop()
     if _loop_task is None or _loop_task.done() or _loop_task.get_loop() is not loop:
         _loop_task = loop.create_task(_run())
+        _loop_task.add_done_callback(_loop_ended)
+
+
+def _loop_ended(task: asyncio.Task) -> None:
+    """The loop never returns: say why it stopped (the next socket to connect restarts it)."""
+    if task.cancelled():
+        logger.info("the server loop was cancelled")
+    elif task.exception() is not None:
+        logger.error("the server loop stopped", exc_info=task.exception())

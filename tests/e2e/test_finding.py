@@ -42,8 +42,8 @@ def browser_page(browser, size: str):
 
 
 @pytest.mark.parametrize("size", VIEWPORTS)
-def test_a_guest_practises_a_whole_game_from_the_home_page(browser, embedded_daphne_server, size):
-    base = embedded_daphne_server
+def test_a_guest_practises_a_whole_game_from_the_home_page(browser, quick_daphne, size):
+    base = quick_daphne
     context, page = browser_page(browser, size)
     page.goto(base + "/")
     shot(page, "home", size)

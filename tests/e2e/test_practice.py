@@ -25,10 +25,8 @@ NEXT_STEP = """() => {
 }"""
 
 
-def test_a_player_plays_a_practice_game_against_three_robots_to_the_end(
-    page, embedded_daphne_server
-):
-    base = embedded_daphne_server
+def test_a_player_plays_a_practice_game_against_three_robots_to_the_end(page, quick_daphne):
+    base = quick_daphne
     player = in_db(lambda: UserFactory(username="solita"))
     page.set_viewport_size({"width": 1280, "height": 900})
     log_in(page, base, "solita")

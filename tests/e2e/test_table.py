@@ -23,11 +23,17 @@ def drawn_count(page) -> int:
     return int(page.locator("#table-app").get_attribute("data-count") or -1)
 
 
+def drawn_version(page) -> int:
+    return int(page.locator("#table-app").get_attribute("data-version") or -1)
+
+
 def take_step(page, step: str) -> str | None:
     """Take a player's next step on the table page: the first action offered ("action"), the
     first card they may play ("card") or the next deal ("deal"), and wait until the page drew
-    what followed or an error. The action's label, when the step was one."""
-    before = drawn_count(page)
+    what followed or an error. The action's label, when the step was one. (The table's
+    version, not the action count: a deal is a new version but no action, and after it the
+    player may be the one to lead.)"""
+    before = drawn_version(page)
     label = None
     if step == "action":
         button = page.locator(ENABLED_ACTIONS).first
@@ -38,7 +44,7 @@ def take_step(page, step: str) -> str | None:
     else:
         page.locator("#next-deal").click()
     page.wait_for_function(
-        f"""() => Number(document.getElementById('table-app').dataset.count) > {before}
+        f"""() => Number(document.getElementById('table-app').dataset.version) > {before}
             || !!document.querySelector('#error:not([hidden])')""",
         timeout=30_000,
     )

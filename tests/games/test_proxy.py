@@ -32,6 +32,8 @@ async def play_a_competitive_game(peers, forwarded_for):
         socket, _ = await table_socket(table.pk, user, client=peer, headers=headers)
         sockets.append(socket)
     await sockets[1].send_json_to({"type": "sit", "seat": 1})
+    # Both sockets know the sit (the sitter's has joined its seat's group) before the start.
+    await current(sockets[1])
     await current(sockets[0])
     await sockets[0].send_json_to({"type": "start"})
     for socket in sockets:

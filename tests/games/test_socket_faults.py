@@ -171,10 +171,10 @@ async def test_a_lost_push_shows_as_a_gap_in_the_next_frames_version(monkeypatch
     await guest_socket.send_json_to({"type": "sit", "seat": 1})
     if dropped != "sit":
         seen = (await next_push(master_socket))["version"]
-    else:
-        # Nothing shows the sit: the guest's next answer does (a socket's messages are
-        # answered in order), so that the start comes after it.
-        await current(guest_socket)
+    # The guest's socket joins its seat's group when it learns it sat: from the sit's push,
+    # or (that push lost) from its next answer, a socket's messages being answered in order.
+    # The start comes after that, or its push could reach the seat's group before the guest.
+    await current(guest_socket)
     await master_socket.send_json_to({"type": "start"})
     if dropped == "deal":
         seen = (await next_push(master_socket))["version"]

@@ -1,14 +1,16 @@
 /* The line under the felt: whose turn it is, or what the table waits for; and the page's own
-   marks of the table's status and the action count drawn (`data-status`, `data-count`). */
+   marks of the table's status, the action count and the table's version drawn (`data-status`,
+   `data-count`, `data-version`: a new deal counts no action but is a new version). */
 import { $ } from "./dom.js";
 import { legal, statusText, view } from "./model.js";
 
 export function watchStatus(store, app) {
   store.watch(
-    (S) => ({ status: S.table.status, count: S.count }),
-    ({ status, count }) => {
+    (S) => ({ status: S.table.status, count: S.count, version: S.version }),
+    ({ status, count, version }) => {
       app.dataset.status = status;
       app.dataset.count = String(count);
+      app.dataset.version = String(version);
     },
   );
   store.watch(
