@@ -2,7 +2,7 @@ from datetime import UTC
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
@@ -457,8 +457,17 @@ def table_detail(request, pk: int, options_form: TableOptionsForm | None = None)
         "all_cards": _all_cards(),
         "strings": TABLE_STRINGS,
         "mute": _mute(request.user),
+        "arena": _arena_of(table),
     }
     return render(request, "games/table_detail.html", context)
+
+
+def _arena_of(table: Table):
+    """The arena whose game this table plays (games.arenas's `arena_game`), or None."""
+    try:
+        return table.arena_game.arena
+    except ObjectDoesNotExist:
+        return None
 
 
 def _mute(user) -> dict[str, str] | None:

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games.arenas.models import Arena, ArenaGame, ArenaPlayer, ArenaResult
 from games.models import GameSeat
-from games.push import send
+from games.push import send, user_message
 from games.table.frames import utc
 from rankings.arena_pots import arena_pot_balance, podium_split
 
@@ -155,3 +155,36 @@ def arena_push(arena_id: int) -> None:
 
 def arena_push_on_commit(arena_id: int) -> None:
     transaction.on_commit(lambda: arena_push(arena_id), robust=True)
+
+
+def arena_over_messages(arena_id: int) -> list[tuple[str, dict[str, Any]]]:
+    """The podium announced to each of a finished arena's players, on their own socket
+    (`/ws/me/`, on whatever page they are): an `arena_over` frame with their own place."""
+    arena = Arena.objects.filter(pk=arena_id, status=Arena.Status.FINISHED).first()
+    if arena is None:
+        return []
+    standings = arena_standings(arena)
+    podium = [
+        {"rank": p["rank"], "user": p["user"], "prize": p["prize"]}
+        for p in arena_podium(arena, standings) or []
+    ]
+    about = {"id": arena.pk, "name": arena.name, "url": arena.get_absolute_url()}
+    ranks = dict(ArenaPlayer.objects.filter(arena=arena).values_list("user_id", "rank"))
+    return [
+        user_message(
+            user_id,
+            {
+                "type": "arena_over",
+                "arena": about,
+                "rank": rank,
+                "players": len(standings),
+                "podium": podium,
+            },
+        )
+        for user_id, rank in ranks.items()
+    ]
+
+
+def arena_announce(arena_id: int) -> None:
+    """Send the podium to every player of the arena (best effort, as every push)."""
+    send(arena_over_messages(arena_id))

@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games.arenas.frames import PODIUM_TROPHIES, arena_push_on_commit
+from games.arenas.frames import PODIUM_TROPHIES, arena_announce, arena_push_on_commit
 from games.arenas.models import Arena, ArenaGame, ArenaPlayer, ArenaSocket
 from games.arenas.pairing import arena_pair
 from games.arenas.scoring import arena_game_score, arena_unscored_games
@@ -184,6 +184,7 @@ def arena_finish(*, arena_id: int, now=None) -> bool:
     )
     _repeat(arena)
     arena_push_on_commit(arena.pk)
+    transaction.on_commit(lambda: arena_announce(arena.pk), robust=True)
     return True
 
 

@@ -99,6 +99,13 @@ def test_join_an_arena_play_its_game_and_see_the_standings_move(browser, proxied
     thread = threading.Thread(target=lambda: asyncio.run(bruno_player.run()), daemon=True)
     thread.start()
     phone.wait_for_url(f"{base}/tables/*/", timeout=30_000)
+    # The table of an arena's game leads back to the arena.
+    back = phone.locator("#arena-back")
+    assert back.inner_text() == "← Arena" and back.get_attribute("href") == arena.get_absolute_url()
+    assert back.get_attribute("title") == "Back to the arena Habanero at noon"
+    phone.locator("#hand button").first.wait_for()
+    phone.screenshot(path=str(ARTIFACTS / "arena-table-375.png"))
+    assert no_sideways_scroll(phone)
     watch = watcher.locator(".arena-tables a")
     watch.wait_for()
     assert sorted(watch.inner_text().removeprefix("Watch ").split(" – ")) == ["alicia", "bruno"]
@@ -126,13 +133,26 @@ def test_join_an_arena_play_its_game_and_see_the_standings_move(browser, proxied
     phone.screenshot(path=str(ARTIFACTS / "arena-after-375.png"), full_page=True)
     assert no_sideways_scroll(phone)
 
-    # The time is up: the podium is announced on both pages, with its prizes and trophies.
+    # The time is up while alicia reads the rankings: the podium reaches her there, and
+    # both arena pages show it, with its prizes and trophies.
+    phone.goto(base + "/rankings/")
     in_db(
         lambda: Arena.objects.filter(pk=arena.pk).update(
             starts_at=timezone.now() - timedelta(minutes=11)
         )
     )
     loser = "bruno" if winner == "alicia" else "alicia"
+    notice = phone.locator("#arena-over")
+    notice.wait_for(timeout=30_000)
+    place = 1 if winner == "alicia" else 2
+    assert notice.inner_text() == (
+        f"The arena Habanero at noon is over: you finished #{place} of 2. "
+        f"Podium: 1. {winner}, 2. {loser}. See the arena"
+    )
+    phone.screenshot(path=str(ARTIFACTS / "arena-over-notice-375.png"), full_page=True)
+    assert no_sideways_scroll(phone)
+    notice.get_by_role("link", name="See the arena").click()
+    phone.wait_for_url(base + arena.get_absolute_url())
     for page in (watcher, phone):
         podium = page.locator(".arena-podium")
         podium.locator(".place-1").get_by_text(winner).wait_for()

@@ -80,3 +80,24 @@ def joined(arena: Arena, users, *, watching=True) -> None:
         arena_join(arena_id=arena.pk, user=user, ip_address=f"198.51.100.{n + 1}")
     if watching:
         present(arena, *users)
+
+
+def finished_arena(users, *, seed: int = 3) -> Arena:
+    """An arena of `users` (an even number) who each play one game, then the time is up and
+    the tick ends it: ranks, podium and prizes."""
+    from games.arenas.services import arena_pause, arena_tick
+
+    by_id = {user.pk: user for user in users}
+    arena = habanero_arena(entry=10)
+    joined(arena, users)
+    arena_tick()
+    rng = random.Random(seed)
+    for game in running_games(arena):
+        play_out(game, by_id, rng)
+    for user in users:
+        arena_pause(arena_id=arena.pk, user=user)
+    Arena.objects.filter(pk=arena.pk).update(starts_at=timezone.now() - timedelta(minutes=11))
+    while arena_tick()["finished"] == 0:
+        pass
+    arena.refresh_from_db()
+    return arena

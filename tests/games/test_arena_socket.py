@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async as sync_to_async
 from games.arenas import services
 from games.arenas.models import ArenaPlayer
 from tests.accounts.factories import UserFactory
-from tests.games.arenas import habanero_arena
+from tests.games.arenas import finished_arena, habanero_arena
 from tests.games.live import open_socket
 from tests.games.test_protocol_doc import DOC, differences
 
@@ -69,3 +69,28 @@ async def test_an_unknown_arena_closes_its_socket():
     socket = await open_socket("/ws/arenas/999999/")
     assert (await socket.receive_json_from(timeout=5))["code"] == "unknown_arena"
     assert (await socket.receive_output(timeout=5))["code"] == 4404
+
+
+@pytest.mark.asyncio
+async def test_the_podium_reaches_each_player_on_their_own_socket():
+    users = await sync_to_async(
+        lambda: [UserFactory(username=name, chips=100) for name in ("ana", "beto", "cruz", "dani")]
+    )()
+    sockets = [await open_socket("/ws/me/", user) for user in users]
+    for socket in sockets:
+        assert (await socket.receive_json_from(timeout=5))["type"] == "invitations"
+    arena = await sync_to_async(finished_arena)(users)
+    ranks = await sync_to_async(
+        lambda: dict(ArenaPlayer.objects.filter(arena=arena).values_list("user__username", "rank"))
+    )()
+    podium = sorted(ranks, key=ranks.get)[:3]
+    for user, socket in zip(users, sockets, strict=True):
+        frame = await socket.receive_json_from(timeout=5)
+        assert frame["type"] == "arena_over"
+        url = f"/arenas/{arena.pk}/"
+        assert frame["arena"] == {"id": arena.pk, "name": "Test arena", "url": url}
+        assert (frame["rank"], frame["players"]) == (ranks[user.username], 4)
+        assert [(p["rank"], p["user"]) for p in frame["podium"]] == list(enumerate(podium, 1))
+        # The pot of 40, less the bank's 25%, to the podium.
+        assert [p["prize"] for p in frame["podium"]] == [15, 9, 6]
+        await socket.disconnect()

@@ -11,8 +11,10 @@ from channels.db import database_sync_to_async as sync_to_async
 from django.utils import timezone
 
 from accounts.services import user_mute
+from games.arenas.frames import arena_over_messages
 from games.table import seating
 from tests.accounts.factories import ModeratorFactory, UserFactory
+from tests.games.arenas import finished_arena
 from tests.games.live import open_socket, robots_play_first, table_socket
 from tests.games.test_socket_faults import current, move, next_push
 
@@ -122,6 +124,10 @@ async def real_frames() -> dict[str, dict]:
     while (frame := await hint.receive_json_from(timeout=10))["type"] != "hint":
         pass
     frames["hint"] = frame
+    finished = await sync_to_async(finished_arena)(
+        await sync_to_async(lambda: [UserFactory(chips=100) for _ in range(2)])()
+    )
+    frames["arena_over"] = (await sync_to_async(arena_over_messages)(finished.pk))[0][1]["frame"]
     for socket in [*sockets, lobby, player, me, hint]:
         await socket.disconnect()
     return frames
