@@ -19,5 +19,6 @@ urlpatterns = [
     path("tables/<int:pk>/request/", views.table_request, name="table_request"),
     path("tables/<int:pk>/options/", views.table_options, name="table_options"),
     path("tables/<int:pk>/report/", views.table_report, name="table_report"),
+    path("tables/<int:pk>/invited/", views.table_invited, name="table_invited"),
     path("chat/mute/", views.chat_mute, name="chat_mute"),
 ]

@@ -7,7 +7,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts.ip import client_ip
 from games import reports
@@ -460,6 +460,17 @@ def table_detail(request, pk: int, options_form: TableOptionsForm | None = None)
         "arena": _arena_of(table),
     }
     return render(request, "games/table_detail.html", context)
+
+
+@login_required
+@require_GET
+def table_invited(request, pk: int):
+    """The master's list of who they invited and what became of it (the table page reads it
+    again when it changes)."""
+    table = get_object_or_404(Table, pk=pk)
+    if table.master_id != request.user.pk:
+        raise PermissionDenied
+    return render(request, "games/_invitations.html", {"table": table})
 
 
 def _arena_of(table: Table):

@@ -1,6 +1,7 @@
 /* A logged-in player's own socket, on every page (/ws/me/): the header's count of
-   invitations changes as soon as someone invites them, and the podium of an arena they
-   played in is announced wherever they are (docs/protocol.md). */
+   invitations changes as soon as someone invites them, the podium of an arena they played
+   in is announced wherever they are, and a master's table page hears of a declined
+   invitation (docs/protocol.md). */
 "use strict";
 document.addEventListener("DOMContentLoaded", () => {
   const badge = document.getElementById("invitations-badge");
@@ -31,6 +32,9 @@ document.addEventListener("DOMContentLoaded", () => {
     onMessage(frame) {
       if (frame.type === "invitations") invitations(frame);
       else if (frame.type === "arena_over") arenaOver(frame);
+      // A page of the table whose master this player is reads its list of invited again.
+      else if (frame.type === "invitation_declined")
+        document.dispatchEvent(new CustomEvent("tute:invitation-declined", { detail: frame }));
     },
   });
 });

@@ -8,6 +8,7 @@ import pytest
 
 from games.models import Game, Table
 from games.table import seating
+from games.table.people import invitation_decline
 from games.table.play import game_start
 from tests.accounts.factories import UserFactory
 from tests.e2e.test_accounts import in_db, log_in
@@ -118,14 +119,19 @@ def test_play_now_seats_two_browsers_at_one_table_and_their_game_starts(
 def test_an_invitation_reaches_the_header_on_another_page_and_accepting_seats(
     browser, daphne_server, size
 ):
-    alicia, _bruno = in_db(
-        lambda: [UserFactory(username=n, chips=1000) for n in ("alicia", "bruno")]
+    alicia, _bruno, carla = in_db(
+        lambda: [UserFactory(username=n, chips=1000) for n in ("alicia", "bruno", "carla")]
     )
     table = in_thread(
         lambda: seating.table_create(
             master=alicia, options={"variant": "tute", "players": 3, "private": True}
         )
     )
+    # The master watches her table: her list of invited players follows what happens.
+    master_context, master = browser_page(browser, size)
+    log_in(master, daphne_server, "alicia")
+    master.goto(daphne_server + f"/tables/{table.pk}/")
+    invited = master.locator("#invited-list")
     context, page = browser_page(browser, size)
     log_in(page, daphne_server, "bruno")
     page.goto(daphne_server + "/rules/")
@@ -136,6 +142,7 @@ def test_an_invitation_reaches_the_header_on_another_page_and_accepting_seats(
     badge.wait_for()
     assert badge.inner_text().strip() == "✉ 1"
     shot(page, "invited-header", size)
+    invited.get_by_text("bruno: invited").wait_for()
     badge.click()
     page.get_by_role("button", name="Accept and sit down").wait_for()
     shot(page, "invitations", size)
@@ -143,11 +150,15 @@ def test_an_invitation_reaches_the_header_on_another_page_and_accepting_seats(
     page.wait_for_url(daphne_server + f"/tables/{table.pk}/")
     assert in_db(lambda: table.seats.filter(user__username="bruno").exists())
     assert page.locator("#invitations-badge").is_hidden()
-    # The master sees who accepted.
-    master_context, master = browser_page(browser, size)
-    log_in(master, daphne_server, "alicia")
-    master.goto(daphne_server + f"/tables/{table.pk}/")
-    assert master.locator("#invited-list").inner_text() == "bruno: accepted"
+    # The master sees who accepted, and who declined, as it happens.
+    invited.get_by_text("bruno: accepted").wait_for()
+    in_thread(lambda: seating.table_invite(table_id=table.pk, user=alicia, username="carla"))
+    invited.get_by_text("carla: invited").wait_for()
+    invitation = in_db(lambda: carla.table_invitations.get())
+    in_thread(lambda: invitation_decline(user=carla, invitation_id=invitation.pk))
+    invited.get_by_text("carla: declined").wait_for()
+    assert invited.inner_text() == "bruno: accepted\ncarla: declined"
+    shot(master, "invited-list", size)
     master_context.close()
     context.close()
 

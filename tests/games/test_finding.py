@@ -386,6 +386,16 @@ def test_declining_an_invitation_tells_the_master_and_accepting_seats(client):
         {"user": carmen.username, "state": "declined"},
     ]
     assert "No invitation is waiting" in client.get("/invitations/").content.decode()
+    # The master's table page reads the list again from its own address: hers alone.
+    url = f"/tables/{table.pk}/invited/"
+    assert client.get(url).status_code == 403
+    client.force_login(alicia)
+    listed = client.get(url).content.decode()
+    assert f"{bruno.username}: accepted" in listed and f"{carmen.username}: declined" in listed
+    client.logout()
+    assert client.get(url).status_code == 302
+    client.force_login(alicia)
+    assert client.get("/tables/999999/invited/").status_code == 404
 
 
 def test_the_friends_list_says_who_is_online_and_at_which_table(client):

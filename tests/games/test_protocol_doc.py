@@ -13,6 +13,7 @@ from django.utils import timezone
 from accounts.services import user_mute
 from games.arenas.frames import arena_over_messages
 from games.table import seating
+from games.table.people import invitation_decline
 from tests.accounts.factories import ModeratorFactory, UserFactory
 from tests.games.arenas import finished_arena
 from tests.games.live import open_socket, robots_play_first, table_socket
@@ -115,6 +116,17 @@ async def real_frames() -> dict[str, dict]:
     frames["seated"] = frame
     me = await open_socket("/ws/me/", bob)
     frames["invitations"] = await me.receive_json_from(timeout=5)
+    host, invited = await sync_to_async(lambda: (UserFactory(), UserFactory()))()
+    hosting = await open_socket("/ws/me/", host)
+    hosted = await sync_to_async(seating.table_create)(master=host, options={"variant": "habanero"})
+    await sync_to_async(seating.table_invite)(
+        table_id=hosted.pk, user=host, username=invited.username
+    )
+    invitation = await sync_to_async(lambda: invited.table_invitations.get())()
+    await sync_to_async(invitation_decline)(user=invited, invitation_id=invitation.pk)
+    while (frame := await hosting.receive_json_from(timeout=5))["type"] != "invitation_declined":
+        pass
+    frames["invitation_declined"] = frame
     practice = await sync_to_async(seating.table_practice)(
         master=bob, options={"variant": "habanero", "robot_level": "random"}
     )
@@ -128,7 +140,7 @@ async def real_frames() -> dict[str, dict]:
         await sync_to_async(lambda: [UserFactory(chips=100) for _ in range(2)])()
     )
     frames["arena_over"] = (await sync_to_async(arena_over_messages)(finished.pk))[0][1]["frame"]
-    for socket in [*sockets, lobby, player, me, hint]:
+    for socket in [*sockets, lobby, player, me, hint, hosting]:
         await socket.disconnect()
     return frames
 

@@ -19,6 +19,8 @@ export function watchMaster(store, app) {
     },
   );
 
+  watchInvited(store, app);
+
   const form = $("options-form");
   let first = true;
   store.watch(
@@ -88,4 +90,31 @@ async function refreshOptionsLine(app) {
   } catch (_error) {
     // The old sentence stays; the next change tries again.
   }
+}
+
+/* The master's list of invited players, kept as it is: read again when someone is invited,
+   sits or stands (a frame of this table says so) or declines (the master's own socket says
+   so, from static/js/me.js). */
+const INVITED_CHANGES = new Set(["invite", "sit", "stand"]);
+
+function watchInvited(store, app) {
+  const box = $("invited-box");
+  if (!box) return;
+  let master = false;
+  const refresh = () => {
+    if (!master) return;
+    fetch(box.dataset.url, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.text() : null))
+      .then((html) => {
+        if (html !== null) box.innerHTML = html;
+      })
+      .catch(() => {}); // the next change reads it again
+  };
+  store.onFrame((S, previous) => {
+    master = !!(S.you && S.you.master);
+    if (previous && S.event && INVITED_CHANGES.has(S.event.kind)) refresh();
+  });
+  document.addEventListener("tute:invitation-declined", (event) => {
+    if (event.detail.table_id === Number(app.dataset.tableId)) refresh();
+  });
 }
