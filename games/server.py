@@ -179,10 +179,41 @@ async def rejoin_all() -> int:
 
 # A round of this loop slower than this is logged: robots and timers wait for it.
 SLOW_ROUND_SECONDS = 5.0
+# Beat's jobs of a minute or more apart (the award sweep, the rating window's roll, the
+# guests' sweep) are run by this loop at the same intervals when there is no beat.
+SLOW_JOB_SECONDS = 60.0
+
+
+def slow_jobs() -> list[tuple[str, float]]:
+    """(task name, seconds apart) of beat's jobs this loop runs without Redis."""
+    return [
+        (entry["task"], float(entry["schedule"]))
+        for entry in settings.CELERY_BEAT_SCHEDULE.values()
+        if float(entry["schedule"]) >= SLOW_JOB_SECONDS
+    ]
+
+
+def run_slow_jobs(due_at: dict[str, float], now: float) -> list[str]:
+    """Run each slow job that is due at `now` (monotonic seconds; never run is due), here
+    and at once, as an eager task; note when it is due next. The names of those run."""
+    from celery import current_app
+
+    ran = []
+    for name, every in slow_jobs():
+        if now < due_at.get(name, 0.0):
+            continue
+        due_at[name] = now + every
+        try:
+            current_app.tasks[name].apply(throw=True)
+        except Exception:
+            logger.exception("the server loop's %s failed; it runs again in %.0f s", name, every)
+        ran.append(name)
+    return ran
 
 
 async def _run() -> None:
     beat_at = 0.0
+    slow_due_at: dict[str, float] = {}
     while True:
         started = time.monotonic()
         try:
@@ -193,6 +224,7 @@ async def _run() -> None:
                 await in_thread(timers.sweep, alive=PROCESS_ID)
                 for job in EMBEDDED_SWEEPS:
                     await in_thread(job)
+                await in_thread(run_slow_jobs, due_at=slow_due_at, now=time.monotonic())
         except Exception:
             logger.exception("the server loop failed; it goes on")
         try:

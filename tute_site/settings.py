@@ -238,7 +238,8 @@ CELERY_TIMEZONE = "UTC"
 # Celery beat (`make run` starts it with REDIS_URL) queues the timer sweep about once a
 # second (a sweep that waited longer than that is dropped, the next one does its work), and
 # the sweep that awards any finished game whose award task was lost. The embedded default
-# has no beat: there, awards run on commit and timers in the server's own loop.
+# has no beat: there, awards run on commit, and the server's own loop sweeps the timers and
+# runs the jobs of a minute or more apart at their intervals (games/server.py).
 CELERY_BEAT_SCHEDULE = {
     "games-sweep-timers": {
         "task": "games.sweep_timers",
