@@ -198,6 +198,9 @@ def run_slow_jobs(due_at: dict[str, float], now: float) -> list[str]:
     and at once, as an eager task; note when it is due next. The names of those run."""
     from celery import current_app
 
+    # The apps' task modules, which a daphne process has not always imported (a worker
+    # imports them as it starts).
+    current_app.loader.import_default_modules()
     ran = []
     for name, every in slow_jobs():
         if now < due_at.get(name, 0.0):
