@@ -6,12 +6,18 @@
 (function () {
   const root = document.querySelector(".arena[data-socket]");
   if (!root) return;
+  // One redraw at a time; a frame that comes during one asks for another after it (the
+  // part being fetched may have been rendered before that frame's change).
   let pending = false;
+  let again = false;
   function redraw() {
-    if (pending) return;
+    if (pending) { again = true; return; }
     pending = true;
     htmx.ajax("GET", root.dataset.liveUrl, { target: "#arena-live", swap: "outerHTML" })
-      .finally(() => { pending = false; });
+      .finally(() => {
+        pending = false;
+        if (again) { again = false; redraw(); }
+      });
   }
   const socket = window.tuteSocket(root.dataset.socket, {
     onMessage(frame) {

@@ -96,10 +96,12 @@ def test_a_lost_push_makes_the_page_sync_and_a_stale_frame_changes_nothing(brows
     alicia.locator("#seats").get_by_text("bruno").wait_for()
     # The game starts once bruno's own socket knows him seated: a socket that opened after
     # the start (a slow reload under load) would get the start as its first `state`.
-    for _ in range(100):
+    for _ in range(600):
         if any((f.get("you") or {}).get("seat") == 1 for f in relay.to_page):
             break
         bruno.wait_for_timeout(100)
+    else:
+        raise AssertionError(f"bruno's socket never knew him seated: {relay.to_page}")
     alicia.get_by_role("button", name="Start the game").click()
     bruno.locator("#hand button").nth(7).wait_for()
     assert any(f["type"] == "update" for f in relay.to_page), [f["type"] for f in relay.to_page]
