@@ -47,6 +47,17 @@ BUSY = _("The server could not do that just now. Please try again.")
 _CLOSING: set[asyncio.Task] = set()
 
 
+async def closings_finished(timeout: float = 30) -> int:
+    """Wait for the closed sockets' notes still running, up to `timeout` seconds; how many
+    are still running. Their pushes need this event loop: a loop closed under them (a test's,
+    at its end) would leave their threads waiting for it for ever."""
+    running = list(_CLOSING)
+    if not running:
+        return 0
+    _done, pending = await asyncio.wait(running, timeout=timeout)
+    return len(pending)
+
+
 def _closed(task: asyncio.Task) -> None:
     """A closing's note is done: it failed only if its table is gone (or the database is
     down, and the sweeper hands the seat over later); say so in one line."""

@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+import pytest_asyncio
 
 from bench.processes import (
     child_env,
@@ -91,6 +92,10 @@ def _run_order(item) -> int:
 
 def pytest_collection_modifyitems(config, items):
     items.sort(key=_run_order)  # stable: each file keeps its own order
+    for item in items:
+        if item.get_closest_marker("asyncio") and hasattr(item, "fixturenames"):
+            # Last set up, first torn down: before the test's loop closes and the tables empty.
+            item.fixturenames.append("socket_closings_finished")
     problem = services_problem()
     if problem is None:
         return
@@ -98,6 +103,17 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "services" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest_asyncio.fixture
+async def socket_closings_finished():
+    """An async test ends once the notes of the sockets it closed are written: a note's push
+    runs on the test's loop, and a thread left waiting for a closed loop hung the run."""
+    yield
+    from games.consumers import closings_finished
+
+    still = await closings_finished()
+    assert still == 0, f"{still} closed sockets' notes still running after 30 s"
 
 
 # Robots play at once in tests (settings.ROBOT_DELAY_SECONDS), in this process and in the
