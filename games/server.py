@@ -193,25 +193,29 @@ def slow_jobs() -> list[tuple[str, float]]:
     ]
 
 
+def due_slow_jobs(due_at: dict[str, float], now: float) -> list[tuple[str, float]]:
+    """The slow jobs due at `now` (monotonic seconds; a job never run is due)."""
+    return [(name, every) for name, every in slow_jobs() if now >= due_at.get(name, 0.0)]
+
+
 def run_slow_jobs(due_at: dict[str, float], now: float) -> list[str]:
-    """Run each slow job that is due at `now` (monotonic seconds; never run is due), here
-    and at once, as an eager task; note when it is due next. The names of those run."""
+    """Run each slow job that is due at `now`, here and at once, as an eager task; note when
+    it is due next. The names of those run."""
+    due = due_slow_jobs(due_at, now)
+    if not due:
+        return []
     from celery import current_app
 
     # The apps' task modules, which a daphne process has not always imported (a worker
     # imports them as it starts).
     current_app.loader.import_default_modules()
-    ran = []
-    for name, every in slow_jobs():
-        if now < due_at.get(name, 0.0):
-            continue
+    for name, every in due:
         due_at[name] = now + every
         try:
             current_app.tasks[name].apply(throw=True)
         except Exception:
             logger.exception("the server loop's %s failed; it runs again in %.0f s", name, every)
-        ran.append(name)
-    return ran
+    return [name for name, _every in due]
 
 
 async def _run() -> None:
@@ -227,7 +231,9 @@ async def _run() -> None:
                 await in_thread(timers.sweep, alive=PROCESS_ID)
                 for job in EMBEDDED_SWEEPS:
                     await in_thread(job)
-                await in_thread(run_slow_jobs, due_at=slow_due_at, now=time.monotonic())
+                now = time.monotonic()
+                if due_slow_jobs(slow_due_at, now):  # a thread only when one is due
+                    await in_thread(run_slow_jobs, due_at=slow_due_at, now=now)
         except Exception:
             logger.exception("the server loop failed; it goes on")
         try:

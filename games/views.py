@@ -442,7 +442,9 @@ def table_create(request):
 def table_detail(request, pk: int, options_form: TableOptionsForm | None = None):
     """A table. Its seats are drawn here for browsers without JavaScript; the script redraws
     everything (seats, options, game, chat) from the table socket's `state` frames."""
-    table = get_object_or_404(Table.objects.select_related("master"), pk=pk)
+    # An arena game's table links back to its arena (games.arenas's `arena_game`).
+    tables = Table.objects.select_related("master", "arena_game__arena")
+    table = get_object_or_404(tables, pk=pk)
     summary = table_summary(table=table, seats=list(table.seats.select_related("user")))
     if options_form is None:
         options_form = TableOptionsForm(initial=summary["options"], auto_id="opt_%s")
@@ -474,7 +476,7 @@ def table_invited(request, pk: int):
 
 
 def _arena_of(table: Table):
-    """The arena whose game this table plays (games.arenas's `arena_game`), or None."""
+    """The arena whose game this table plays, or None."""
     try:
         return table.arena_game.arena
     except ObjectDoesNotExist:

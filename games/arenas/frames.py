@@ -177,7 +177,7 @@ def arena_over_messages(arena_id: int) -> list[tuple[str, dict[str, Any]]]:
                 "type": "arena_over",
                 "arena": about,
                 "rank": rank,
-                "players": len(standings),
+                "players": len(ranks),
                 "podium": podium,
             },
         )

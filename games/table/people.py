@@ -72,10 +72,10 @@ def invitation_decline(*, user: User, invitation_id: int) -> Invitation:
 def _notify_master(invitation: Invitation, user: User) -> None:
     """After commit: the master's site sockets hear that `user` declined (their table page
     reads its list of invited again)."""
-    master_id = Table.objects.filter(pk=invitation.table_id).values_list("master_id", flat=True)
+    master_id = Table.objects.values_list("master_id", flat=True).get(pk=invitation.table_id)
     frame = {"type": "invitation_declined", "table_id": invitation.table_id, "user": user.username}
-    messages = [push.user_message(master, frame) for master in master_id if master is not None]
-    transaction.on_commit(lambda: push.send(messages), robust=True)
+    message = push.user_message(master_id, frame)
+    transaction.on_commit(lambda: push.send([message]), robust=True)
 
 
 def table_invitations(*, table: Table, seats: list[TableSeat]) -> list[dict[str, Any]]:
