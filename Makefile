@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench arenas mutation lint format messages install install-dev system-deps worker beat clean
+.PHONY: run test bench arenas mutation lint format messages install install-dev system-deps worker slow-worker beat clean
 
 $(VENV)/.installed: requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -32,25 +32,34 @@ system-deps:
 	command -v xgettext >/dev/null || missing="$$missing gettext"; \
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; fi
 
-## make run: install, migrate and serve on http://$(HOST):$(PORT) (with REDIS_URL, a Celery
-## worker and Celery beat too: beat queues the timer sweep every second).
+## make run: install, migrate and serve on http://$(HOST):$(PORT) (with REDIS_URL, two Celery
+## workers and Celery beat too: beat queues the timer sweep every second; one worker serves
+## awards, timers and the arenas, the other, at a low priority, the games' analyses).
 run: install messages
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py createcachetable
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	@if [ -n "$$REDIS_URL" ]; then \
-	  echo "Starting a Celery worker and Celery beat on $$REDIS_URL"; \
-	  $(VENV)/bin/celery -A tute_site worker --loglevel=INFO --concurrency=2 & \
-	  worker=$$!; \
+	  echo "Starting two Celery workers and Celery beat on $$REDIS_URL"; \
+	  $(WORKER) & worker=$$!; \
+	  $(SLOW_WORKER) & slow=$$!; \
 	  $(VENV)/bin/celery -A tute_site beat --loglevel=INFO --schedule $(VENV)/celerybeat-schedule & \
-	  beat=$$!; trap 'kill $$worker $$beat 2>/dev/null; wait $$worker $$beat' EXIT INT TERM; \
+	  beat=$$!; trap 'kill $$worker $$slow $$beat 2>/dev/null; wait $$worker $$slow $$beat' EXIT INT TERM; \
 	fi; \
 	echo ""; echo "  Tute online is serving on http://$(HOST):$(PORT)/  (Ctrl-C stops it)"; echo ""; \
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) tute_site.asgi:application
 
-## make worker: a Celery worker alone (REDIS_URL must be set).
+## make worker: the Celery worker of what players wait for: awards, timers, the arenas, the
+## sweeps (REDIS_URL must be set). make slow-worker: the one of the games' analyses, one at a
+## time at nice 19, so that ten analyses queued never hold an award up.
+CELERY_QUEUE ?= celery
+WORKER := $(VENV)/bin/celery -A tute_site worker --loglevel=INFO --concurrency=2 -Q $(CELERY_QUEUE) -n prompt@%h
+SLOW_WORKER := nice -n 19 $(VENV)/bin/celery -A tute_site worker --loglevel=INFO --concurrency=1 -Q $(CELERY_QUEUE).slow -n slow@%h
 worker: install
-	$(VENV)/bin/celery -A tute_site worker --loglevel=INFO
+	$(WORKER)
+
+slow-worker: install
+	$(SLOW_WORKER)
 
 ## make beat: Celery beat alone, the timer sweep every second (REDIS_URL must be set; run one).
 beat: install

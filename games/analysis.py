@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -53,6 +54,30 @@ def game_analysis_compute(
             return GameAnalysis.objects.create(game=game, data=data, seconds=data["seconds"])
     except IntegrityError:
         return GameAnalysis.objects.get(game_id=game_id)
+
+
+# The analysis sweep looks this far back for a finished game still without its analysis, and
+# leaves alone those that ended too recently to have been analysed yet.
+SWEEP_WITHIN = timedelta(days=2)
+SWEEP_AFTER = timedelta(minutes=10)
+SWEEP_BATCH = 20
+
+
+def games_unanalysed(*, now: datetime) -> list[int]:
+    """Finished games of the last two days still without their analysis, older than ten
+    minutes (its task was lost: a restart dropped the embedded lane, or the broker lost it);
+    never a guest's practice, which is not analysed (games/table/play.py)."""
+    return list(
+        Game.objects.filter(
+            status=Game.Status.FINISHED,
+            analysis__isnull=True,
+            finished_at__gte=now - SWEEP_WITHIN,
+            finished_at__lte=now - SWEEP_AFTER,
+        )
+        .exclude(seats__user__is_guest=True)
+        .order_by("finished_at")
+        .values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
 
 
 def game_analysis_for(*, game: Game) -> dict[str, Any] | None:

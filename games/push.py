@@ -25,6 +25,9 @@ logger = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
 # What the channel layer raises when its Redis is unreachable or was restarted under it.
 LAYER_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
+# In a background lane's process (tute_site/lanes.py), pushes are collected here instead, and
+# sent by the daphne process whose channel layer reaches the sockets.
+RELAY: list[tuple[str, dict[str, Any]]] | None = None
 
 
 def seat_group(table_id: int, seat: int) -> str:
@@ -54,14 +57,24 @@ def send(messages: list[tuple[str, dict[str, Any]]]) -> None:
     they are lost, logged in one line: the caller's change stands (it is committed)."""
     if not messages:
         return
-    errors = async_to_sync(_send_all)(messages)
+    if RELAY is not None:
+        RELAY.extend(messages)
+        return
+    _raise_or_log(async_to_sync(_send_all)(messages), len(messages))
+
+
+async def send_async(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """`send`, from the event loop (a lane's pushes, sent once its job is done)."""
+    if messages:
+        _raise_or_log(await _send_all(messages), len(messages))
+
+
+def _raise_or_log(errors: list[BaseException], sent: int) -> None:
     for error in errors:
         if not isinstance(error, LAYER_ERRORS):
             raise error
     if errors:
-        logger.warning(
-            "channel layer down, %d of %d pushes lost: %r", len(errors), len(messages), errors[0]
-        )
+        logger.warning("channel layer down, %d of %d pushes lost: %r", len(errors), sent, errors[0])
 
 
 def table_messages(

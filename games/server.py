@@ -5,7 +5,9 @@ the first socket that connects.
   the sweeper counts the sockets of a process that stopped beating as closed.
 - In the embedded default (no REDIS_URL: no Celery worker, no beat) it runs the timer sweep
   (games/timers.py) about once a second. The sweep, robots' thinking included, runs in a
-  worker thread, never on the event loop.
+  worker thread, never on the event loop. It also serves the background lanes
+  (tute_site/lanes.py): the tasks a game's end queues (award, analysis, arena score), the
+  arenas' tick and beat's slower jobs run there, in processes of their own, never here.
 - With a Redis channel layer it notices, about once a second, when that Redis was
   unreachable or lost its data (restarted empty): every socket of this process then joins
   its groups again and reads the whole state, since pushes were lost meanwhile (and the
@@ -37,6 +39,7 @@ from django.db import OperationalError, close_old_connections
 
 from games import push, timers
 from games.table import presence
+from tute_site import lanes
 
 logger = logging.getLogger(__name__)
 
@@ -52,9 +55,11 @@ _layer_unreachable = False
 _layer_client: tuple[asyncio.AbstractEventLoop, Any] | None = None
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
-# Periodic jobs of other apps that beat runs with REDIS_URL; without it, this loop runs them
-# after the timer sweep (games.arenas adds its tick).
+# Periodic tasks of other apps that beat runs every second with REDIS_URL; without it, this
+# loop queues them on the background lanes after each timer sweep (games.arenas adds its
+# tick). One still waiting is not queued twice.
 EMBEDDED_SWEEPS: list[Any] = []
+EMBEDDED_SWEEPS_SECONDS = 1.0
 
 
 def _database_executor() -> ThreadPoolExecutor:
@@ -199,8 +204,9 @@ def due_slow_jobs(due_at: dict[str, float], now: float) -> list[tuple[str, float
 
 
 def run_slow_jobs(due_at: dict[str, float], now: float) -> list[str]:
-    """Run each slow job that is due at `now`, here and at once, as an eager task; note when
-    it is due next. The names of those run."""
+    """Queue each slow job that is due at `now` (on the background lanes once they are
+    served, else run at once as an eager task); note when it is due next. The names of
+    those queued."""
     due = due_slow_jobs(due_at, now)
     if not due:
         return []
@@ -211,15 +217,19 @@ def run_slow_jobs(due_at: dict[str, float], now: float) -> list[str]:
     current_app.loader.import_default_modules()
     for name, every in due:
         due_at[name] = now + every
+        task = current_app.tasks[name]
         try:
-            current_app.tasks[name].apply(throw=True)
+            if lanes.accepting():
+                lanes.submit(lanes.Job(lanes.lane_of(task), name))
+            else:
+                task.apply(throw=True)
         except Exception:
             logger.exception("the server loop's %s failed; it runs again in %.0f s", name, every)
     return [name for name, _every in due]
 
 
 async def _run() -> None:
-    beat_at = 0.0
+    beat_at = sweeps_at = 0.0
     slow_due_at: dict[str, float] = {}
     while True:
         started = time.monotonic()
@@ -229,11 +239,11 @@ async def _run() -> None:
                 beat_at = time.monotonic() + settings.SERVER_HEARTBEAT_SECONDS
             if embedded():
                 await in_thread(timers.sweep, alive=PROCESS_ID)
-                for job in EMBEDDED_SWEEPS:
-                    await in_thread(job)
-                now = time.monotonic()
-                if due_slow_jobs(slow_due_at, now):  # a thread only when one is due
-                    await in_thread(run_slow_jobs, due_at=slow_due_at, now=now)
+                if time.monotonic() >= sweeps_at:  # once a second, as beat queues them
+                    sweeps_at = time.monotonic() + EMBEDDED_SWEEPS_SECONDS
+                    for task in EMBEDDED_SWEEPS:
+                        task.apply_async()  # to a lane: nothing of it runs here
+                run_slow_jobs(slow_due_at, time.monotonic())
         except Exception:
             logger.exception("the server loop failed; it goes on")
         try:
@@ -254,6 +264,8 @@ def ensure_running() -> None:
         return
     loop = asyncio.get_running_loop()
     if _loop_task is None or _loop_task.done() or _loop_task.get_loop() is not loop:
+        if embedded():
+            lanes.start(loop)
         _loop_task = loop.create_task(_run())
         _loop_task.add_done_callback(_loop_ended)
 

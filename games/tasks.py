@@ -63,7 +63,11 @@ def game_analysis_queue(game_id: int) -> None:
 
 
 @shared_task(
-    name="games.analyse_game", ignore_result=True, acks_late=True, reject_on_worker_lost=True
+    name="games.analyse_game",
+    ignore_result=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    lane="slow",  # its own queue and worker: never ahead of an award or a timer
 )
 def analyse_game(game_id: int) -> bool:
     """Analyse one finished game (games/analysis.py), queued at low priority when it ends.
@@ -71,6 +75,19 @@ def analyse_game(game_id: int) -> bool:
     from games.analysis import game_analysis_compute
 
     return game_analysis_compute(game_id=game_id) is not None
+
+
+@shared_task(name="games.analysis_sweep", ignore_result=True)
+def analysis_sweep() -> int:
+    """Queue the analysis of every recently finished game whose analysis task was lost."""
+    from django.utils import timezone
+
+    from games.analysis import games_unanalysed
+
+    game_ids = games_unanalysed(now=timezone.now())
+    for game_id in game_ids:
+        game_analysis_queue(game_id)
+    return len(game_ids)
 
 
 @shared_task(name="games.guests_sweep", ignore_result=True)

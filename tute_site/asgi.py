@@ -13,9 +13,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games import server  # noqa: E402
 from tute_site.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
@@ -23,3 +24,11 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+async def application(scope, receive, send):
+    """The site, with this process's server loop (games/server.py) started by the first
+    request or socket: from then on the work a request queues goes to the background lanes."""
+    if scope["type"] in ("http", "websocket"):
+        server.ensure_running()
+    return await router(scope, receive, send)

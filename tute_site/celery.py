@@ -1,4 +1,10 @@
-"""The Celery app. Tasks run eagerly without REDIS_URL, on a worker with it (see settings).
+"""The Celery app. Tasks run on workers with REDIS_URL; without it, in the server's background
+lanes (tute_site/lanes.py), or eagerly where no lane is served (see settings).
+
+Two queues, so that what players wait for is never behind an analysis: a task declared with
+`lane="slow"` (a finished game's analysis) goes to `<default queue>.slow`, everything else
+(awards, timers, the arenas' tick, the sweeps) to the default queue. Production runs a worker
+for each (README, "Deployment"); the embedded default runs a lane for each.
 
 Beat queues the timer sweep every second: its "Sending due task", "received" and "succeeded"
 lines would bury every other line of `make run`. They are logged at DEBUG instead (see
@@ -9,12 +15,46 @@ import logging
 import os
 
 from celery import Celery
+from celery.contrib.django.task import DjangoTask
 from celery.signals import after_setup_logger
+
+from tute_site import lanes
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
 
-app = Celery("tute_site")
+SLOW_SUFFIX = ".slow"
+
+
+class LaneTask(DjangoTask):
+    """Every task of the site: queued on its lane's queue (`lane`, "prompt" unless declared
+    "slow"); without a broker, handed to the server's background lanes where they are served
+    instead of run inline."""
+
+    lane = lanes.PROMPT
+
+    def apply_async(self, args=None, kwargs=None, **options):
+        if self.app.conf.task_always_eager and lanes.accepting():
+            lanes.submit(lanes.Job(self.lane, self.name, list(args or ()), dict(kwargs or {})))
+            return None
+        return super().apply_async(args, kwargs, **options)
+
+
+def route_by_lane(name, args, kwargs, options, task=None, **kw):
+    """Celery's router: a slow task's queue is the default queue's, suffixed (read when the
+    task is sent: a test or the load tool sets a default queue of its own)."""
+    if task is not None and getattr(task, "lane", lanes.PROMPT) == lanes.SLOW:
+        return {"queue": slow_queue()}
+    return None
+
+
+def slow_queue(default: str | None = None) -> str:
+    """The slow lane's queue, beside `default` (the app's default queue)."""
+    return f"{default or app.conf.task_default_queue}{SLOW_SUFFIX}"
+
+
+app = Celery("tute_site", task_cls=LaneTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.task_routes = (route_by_lane,)
 app.autodiscover_tasks()
 
 # Tasks that run every second or at every robot's move: their bookkeeping lines go to DEBUG.

@@ -256,6 +256,8 @@ CELERY_BEAT_SCHEDULE = {
     "arenas-tick": {"task": "arenas.tick", "schedule": 1.0, "options": {"expires": 2.0}},
     # Guests idle for hours are deleted with their practice tables and games.
     "games-guests-sweep": {"task": "games.guests_sweep", "schedule": 600.0},
+    # A finished game whose analysis task was lost is analysed after all.
+    "games-analysis-sweep": {"task": "games.analysis_sweep", "schedule": 600.0},
 }
 # The award sweep awards a finished game still without its award this many seconds after it
 # was submitted (its task was lost: a worker or the broker died). The fault tool shortens both.

@@ -22,5 +22,5 @@ class ArenasConfig(AppConfig):
 
         # An arena game's score is counted as soon as its end is committed.
         game_over.connect(tasks.arena_game_over, dispatch_uid="arenas_game_over")
-        # Without Redis (no beat), the daphne process's own loop runs the arenas' tick.
-        server.EMBEDDED_SWEEPS.append(tasks.arena_tick_here)
+        # Without Redis (no beat), the daphne process's own loop queues the arenas' tick.
+        server.EMBEDDED_SWEEPS.append(tasks.tick)

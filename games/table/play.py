@@ -159,9 +159,11 @@ def apply(room: Room, act: Action, event: dict[str, Any], *, seats: bool = False
         record.remember_on_commit(game, state)
         _finish(room)
         game.save()
+        # The end's push first: what the hand-off queues after commit (the award, the
+        # analysis) never goes ahead of it.
+        broadcast(room, {**event, "kind": "end"}, table=True)
         # In the same transaction as the end: a finished game is never without its result.
         game_hand_off(room)
-        broadcast(room, {**event, "kind": "end"}, table=True)
         room.hand_over_state()
         return
     record.record_action(game=game, action=act)

@@ -114,6 +114,8 @@ def test_join_an_arena_play_its_game_and_see_the_standings_move(browser, proxied
     assert not thread.is_alive()
 
     # The game counted: the watcher's page moved by itself, one game each, 2 to the winner.
+    # (Scored in the background once the game ended: the standings' push says when.)
+    watcher.locator(".arena-standings .arena-score").get_by_text("2", exact=True).wait_for()
     joined = in_db(lambda: {p.user.username: p for p in Joined.objects.select_related("user")})
     assert joined["alicia"].games == joined["bruno"].games == 1
     winner = "alicia" if joined["alicia"].score else "bruno"

@@ -34,6 +34,7 @@ def test_without_beat_the_server_loop_runs_the_slower_jobs_at_their_intervals():
     due: dict[str, float] = {}
     ran = server.run_slow_jobs(due, now=1000.0)
     assert sorted(ran) == [
+        "games.analysis_sweep",
         "games.guests_sweep",
         "rankings.award_sweep",
         "rankings.ratings_window_roll",
