@@ -322,6 +322,16 @@ def _live_play_settings(settings):
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the site's default language: a request or socket of an earlier
+    test on the same worker may have left its reader's language active in this thread."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache(request, django_db_blocker):
     """Each database test starts with an empty cache. allauth counts failed logins in the
     (database) cache, which transactional tests leave behind: it must not refuse the logins of
