@@ -97,23 +97,30 @@ async def connect(
     origin: str | None = None,
     open_timeout: float = 10,
     retry_for: float = 0,
+    headers: dict[str, str] | None = None,
+    **options: Any,
 ):
-    """A real WebSocket (`websockets`) on `path` of the daphne at `base_url`, tried again
-    while the server is down for at most `retry_for` seconds."""
+    """A real WebSocket (`websockets`) on `path` of the daphne at `base_url` (`https://`:
+    over TLS), tried again while the server is down for at most `retry_for` seconds.
+    `headers` are sent besides the handshake's own; `options` go to the event loop's
+    `create_connection` (e.g. `ssl`, or `local_addr` to connect from a given address)."""
     from websockets.asyncio.client import connect as ws_connect
     from websockets.exceptions import InvalidStatus
 
     cookie = cookie_header(session)
+    extra = {**(headers or {}), **({"Cookie": cookie} if cookie else {})}
+    url = base_url.replace("https://", "wss://").replace("http://", "ws://") + path
     deadline = time.monotonic() + retry_for
     while True:
         try:
             return await ws_connect(
-                base_url.replace("http://", "ws://") + path,
+                url,
                 origin=origin or base_url,
-                additional_headers={"Cookie": cookie} if cookie else {},
+                additional_headers=extra,
                 proxy=None,
                 compression=None,
                 open_timeout=open_timeout,
+                **options,
             )
         except (OSError, InvalidStatus):
             if time.monotonic() >= deadline:
@@ -170,15 +177,17 @@ class TableClient:
         *,
         open_timeout: float = 10,
         retry_for: float = 0,
+        **options: Any,
     ) -> TableClient:
         """Connect over a real WebSocket as the player whose session cookie is `session`;
-        wait for the first frame, the whole state."""
+        wait for the first frame, the whole state. `options`: as `connect`'s."""
         ws = await connect(
             base_url,
             table_path(table_id),
             session=session,
             open_timeout=open_timeout,
             retry_for=retry_for,
+            **options,
         )
         return await cls(_WebSocket(ws))._started()
 

@@ -340,8 +340,11 @@ class Player:
         rng: random.Random,
         tally: Tally,
         control: Control,
+        connect_options: dict[str, Any] | None = None,
     ) -> None:
         self.urls = urls
+        # How this client's sockets connect (bench.client.connect): TLS, its own address.
+        self.connect_options = connect_options or {}
         self.spec = spec
         self.session = session
         self.master = master
@@ -357,7 +360,7 @@ class Player:
             base = self.rng.choice(self.urls)
             try:
                 client = await TableClient.open(
-                    base, self.spec.table_id, self.session, open_timeout=5
+                    base, self.spec.table_id, self.session, open_timeout=5, **self.connect_options
                 )
             except (OSError, TimeoutError, WebSocketException):
                 self.tally.failed_connects += 1
