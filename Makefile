@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench arenas mutation lint format messages install install-dev system-deps worker slow-worker beat clean
+.PHONY: run test bench arenas mutation lint format messages install install-dev system-deps worker slow-worker beat deploy-check clean
 
 $(VENV)/.installed: requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,11 +26,18 @@ messages: install
 	$(PY) -m tute_site.compile_messages
 
 # Debian's packages the tests use: Chromium for the browser tests (never a browser downloaded
-# by a test tool) and GNU gettext, whose xgettext checks that the catalogues are complete.
+# by a test tool), GNU gettext, whose xgettext checks that the catalogues are complete, and
+# nginx, which the deploy check puts in front of the site (its service is never started).
 system-deps:
 	@missing=""; command -v chromium >/dev/null || missing="chromium"; \
 	command -v xgettext >/dev/null || missing="$$missing gettext"; \
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; fi
+	@# nginx with Debian's policy-rc.d saying no, so that the package does not start its service.
+	@[ -x /usr/sbin/nginx ] || { policy=/usr/sbin/policy-rc.d; made=""; \
+	  [ -e $$policy ] || { printf '#!/bin/sh\nexit 101\n' | $(SUDO) tee $$policy >/dev/null; \
+	    $(SUDO) chmod 755 $$policy; made=1; }; \
+	  $(SUDO) apt-get update -qq; $(SUDO) apt-get install -y -qq nginx; status=$$?; \
+	  [ -z "$$made" ] || $(SUDO) rm -f $$policy; exit $$status; }
 
 ## make run: install, migrate and serve on http://$(HOST):$(PORT) (with REDIS_URL, two Celery
 ## workers and Celery beat too: beat queues the timer sweep every second; one worker serves
@@ -92,6 +99,12 @@ bench: install-dev
 	  $(PY) -m bench.load --tables $(LOAD_TABLES) --seconds $(LOAD_SECONDS) \
 	    --daphnes $(LOAD_DAPHNES); \
 	else echo '{"bench": "load", "skipped": "set DATABASE_URL (PostgreSQL) and REDIS_URL"}'; fi
+
+## make deploy-check: the production topology on this machine, checked end to end through
+## Debian's nginx (installed if missing) with deploy/'s files: see bench/deploy_check.py.
+## Needs PostgreSQL (DATABASE_URL, by default the local one); starts its own Redis.
+deploy-check: install-dev
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/tute} $(PY) -m bench.deploy_check
 
 ## make mutation: mutation testing of the engine's rules (slow: run it in the background).
 # mutmut goes to .mutmut-lib, apart from .venv: see requirements-mutation.txt for why. The

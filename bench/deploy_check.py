@@ -250,9 +250,10 @@ async def play_one_game(
         while True:
             latest = control.latest.get(spec.table_id)
             game = latest and latest["game"]
-            if game and game["status"] != "playing":
-                control.no_new_games.set()
-                break
+            if game:
+                control.no_new_games.set()  # this game is the table's one
+                if game["status"] != "playing":
+                    break
             if kill is not None and not killed and game and latest["count"] >= 5:
                 killed = True
                 await asyncio.to_thread(kill)
@@ -353,6 +354,26 @@ def login_limit(url: str, limit: int) -> dict[str, Any]:
 # --- The run --------------------------------------------------------------------------------
 
 
+def units_verified(workdir: Path) -> dict[str, Any]:
+    """`systemd-analyze verify` on the shipped units, served from this checkout (a daphne
+    on port 8001 for the template), where the machine has it."""
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        return {"check": "systemd-analyze verify", "ok": None, "skipped": "not installed"}
+    units = workdir / "units"
+    units.mkdir()
+    names = []
+    for unit in sorted((ROOT / "deploy" / "systemd").glob("*.service")):
+        name = unit.name.replace("@.service", "@8001.service")
+        (units / name).write_text(unit.read_text().replace("/srv/tute", str(ROOT)))
+        names.append(f"./{name}")
+    done = subprocess.run(
+        [analyze, "verify", *names], cwd=units, capture_output=True, text=True, check=False
+    )
+    said = (done.stdout + done.stderr).strip()
+    return {"check": "systemd-analyze verify", "ok": done.returncode == 0, "said": said}
+
+
 def checks(database_url: str, workdir: Path, *, login_limit_count: int) -> list[dict[str, Any]]:
     from django.db import connections
 
@@ -361,7 +382,10 @@ def checks(database_url: str, workdir: Path, *, login_limit_count: int) -> list[
     cluster = ProxiedCluster(workdir, database_url)
     proxy = Proxy(workdir, cluster.ports)
     cluster.origin = proxy.url
-    lines: list[dict[str, Any]] = [{"check": "nginx -t", "ok": True, "said": proxy.test()}]
+    lines: list[dict[str, Any]] = [
+        {"check": "nginx -t", "ok": True, "said": proxy.test()},
+        units_verified(workdir),
+    ]
     try:
         cluster.start()
         proxy.start()
