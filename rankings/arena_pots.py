@@ -42,11 +42,6 @@ def _arena_account(arena_id: int) -> ChipAccount:
     return account
 
 
-def arena_pot_balance(*, arena_id: int) -> int:
-    account = ChipAccount.objects.filter(arena_id=arena_id).first()
-    return account.balance if account else 0
-
-
 def arena_pot_entered(*, arena_id: int) -> int:
     """Every chip the arena's entries put in its pot: what its `pot` shows, while it runs
     and after it was paid out (the pot's balance, 0 once paid, is not what a player asks)."""
