@@ -295,7 +295,9 @@ def payout_for_page(game_id: int) -> dict | None:
     if payout is None:
         return None
     excluded = str(EXCLUDED[payout.exclusion]) if payout.exclusion in EXCLUDED else None
-    if excluded and payout.exclusion_note:
+    # Only a moderator's own words are shown: an automatic exclusion's note names the
+    # address and the accounts, which are for the moderators alone (the admin).
+    if payout.exclusion == "moderator" and payout.exclusion_note:
         reason = _("The moderator's reason: %(note)s") % {"note": payout.exclusion_note}
         excluded = f"{excluded} {reason}"
     return {

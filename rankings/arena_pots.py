@@ -2,18 +2,24 @@
 
 An arena (games.arenas) is known here by its plain id, as a game is: rankings imports
 nothing from games. The pot is paid as a game's pot is (rankings.services): the bank keeps
-25% rounded down, the rest goes to the podium in the shares of `PODIUM_SHARES`, whole chips
-each, and the chips that do not divide go to the bank. Every function locks the accounts it
+25% rounded down, the rest goes to the podium in the shares of `PODIUM_SHARES` (of the
+places there are: two players share 5 to 3, one takes it all), whole chips each, rounded
+down, and the chips the rounding leaves over go to the bank too (at most one a place). An
+arena where no game counted has nobody on its podium: each entry goes back to its player
+whole, and the bank takes nothing. Every chip of every entry thus ends in a prize, the bank
+or a refund; the payout's memo writes the split out. Every function locks the accounts it
 touches in ascending pk order and looks its idempotency key up under those locks, so the
 same call twice (a task run again, a worker killed after its commit) moves chips once.
 """
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Sum
 
 from accounts.models import User
-from rankings.models import ChipAccount, LedgerEntry
+from rankings.models import ChipAccount, ChipTransfer, LedgerEntry
 from rankings.services import (
     BANK_CUT_PERCENT,
     Reason,
@@ -36,9 +42,40 @@ def _arena_account(arena_id: int) -> ChipAccount:
     return account
 
 
-def arena_pot_balance(*, arena_id: int) -> int:
-    account = ChipAccount.objects.filter(arena_id=arena_id).first()
-    return account.balance if account else 0
+def arena_pot_entered(*, arena_id: int) -> int:
+    """Every chip the arena's entries put in its pot: what its `pot` shows, while it runs
+    and after it was paid out (the pot's balance, 0 once paid, is not what a player asks)."""
+    total = LedgerEntry.objects.filter(
+        destination__arena_id=arena_id, transfer__reason=Reason.ENTRY
+    ).aggregate(total=Sum("amount"))["total"]
+    return total or 0
+
+
+@dataclass(frozen=True)
+class PotPaid:
+    """Where an arena's pot went, read from the ledger: prizes + bank + refunds == the pot."""
+
+    prizes: int
+    bank: int
+    refunds: int
+
+
+def arena_pot_paid(*, arena_id: int) -> PotPaid | None:
+    """Where the arena's pot went once it was paid out (None before)."""
+    transfer = ChipTransfer.objects.filter(
+        key=f"arena-payout:{arena_id}", reason__in=(Reason.PRIZE, Reason.REFUND)
+    ).first()
+    if transfer is None:
+        return None
+    parts = {"prizes": 0, "bank": 0, "refunds": 0}
+    for kind, amount in transfer.entries.values_list("destination__kind", "amount"):
+        if transfer.reason == Reason.REFUND:
+            parts["refunds"] += amount
+        elif kind == ChipAccount.Kind.BANK:
+            parts["bank"] += amount
+        else:
+            parts["prizes"] += amount
+    return PotPaid(**parts)
 
 
 def podium_split(pot: int, places: int) -> tuple[int, list[int]]:
@@ -48,6 +85,8 @@ def podium_split(pot: int, places: int) -> tuple[int, list[int]]:
     (250, [375, 225, 150])
     >>> podium_split(100, 2)
     (26, [46, 28])
+    >>> podium_split(40, 2)  # 10 is the bank's cut, 1 the rounding's chip
+    (11, [18, 11])
     >>> podium_split(7, 1)
     (1, [6])
     """
@@ -74,8 +113,9 @@ def chips_arena_entry(*, user: User, arena_id: int, amount: int, key: str):
 
 @transaction.atomic
 def chips_arena_payout(*, arena_id: int, podium: Sequence[User], key: str):
-    """Pay the arena's whole pot: the bank's 25%, the rest to `podium` (first place first).
-    With nobody on the podium (no game was played) each entry goes back to its player.
+    """Pay the arena's whole pot: the bank's 25% and the rounding's chips, the rest to
+    `podium` (first place first; `podium_split`). With nobody on the podium (no game
+    counted) each entry goes back to its player whole.
     Locks the pot, the bank and every account paid."""
     pot, bank = _arena_account(arena_id), _system_account(ChipAccount.Kind.BANK)
     if podium:
@@ -88,18 +128,24 @@ def chips_arena_payout(*, arena_id: int, podium: Sequence[User], key: str):
     existing = _existing(key, reason)
     if existing is not None:
         return existing
+    memo = f"arena {arena_id}"
     if podium:
-        bank_part, prizes = podium_split(locked[pot.pk].balance, len(players))
+        balance = locked[pot.pk].balance
+        bank_part, prizes = podium_split(balance, len(players))
         movements = [(locked[pot.pk], locked[bank.pk], bank_part)]
         movements += [
             (locked[pot.pk], locked[player.pk], prize)
             for player, prize in zip(players, prizes, strict=True)
         ]
+        cut = balance * BANK_CUT_PERCENT // 100
+        memo += (
+            f": pot {balance}; bank {bank_part} ({BANK_CUT_PERCENT}% = {cut}, rounding "
+            f"{bank_part - cut}); prizes {', '.join(str(prize) for prize in prizes)}"
+        )
     else:
         movements = [
             (locked[pot.pk], locked[entry.source_id], entry.amount)
             for entry in LedgerEntry.objects.filter(destination=pot, transfer__reason=Reason.ENTRY)
         ]
-    return _post(
-        key=key, reason=reason, locked=locked, movements=movements, memo=f"arena {arena_id}"
-    )
+        memo += ": no game counted, every entry refunded"
+    return _post(key=key, reason=reason, locked=locked, movements=movements, memo=memo)

@@ -1,10 +1,12 @@
 """What an arena's page and socket show: one `arena` frame, public, the same for everyone.
 
-It holds the arena (its table, times and pot), the standings (each player's score, games
-and each game's points, whether on a streak, paused or playing and where), the running
-tables (each a link to watch it) and, once the arena is over, the podium with its prizes
-and trophies. Nothing in it is secret: a player's own Join or Pause is read from it by
-their username. It is pushed whole after every change, once committed (`arena_push`).
+It holds the arena (its table, times, its pot and, once over, where the pot went), the
+standings (each player's score, games and each game's points, whether on a streak, paused
+or playing and where), the running tables (each a link to watch it) and, once the arena is
+over, the podium with its prizes and trophies. Nothing in it is secret, and nothing names
+a player but their username (no address, no account id): a player's own Join or Pause is
+read from it by their username. It is pushed whole after every change, once committed
+(`arena_push`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from games.arenas.models import Arena, ArenaGame, ArenaPlayer, ArenaResult
 from games.models import GameSeat
 from games.push import send, user_message
 from games.table.frames import utc
-from rankings.arena_pots import arena_pot_balance, podium_split
+from rankings.arena_pots import arena_pot_entered, arena_pot_paid, podium_split
 
 PODIUM_TROPHIES = {1: ("arena_winner", "arena_podium"), 2: ("arena_podium",), 3: ("arena_podium",)}
 
@@ -49,26 +51,60 @@ def arena_json(arena: Arena, *, now=None) -> dict[str, Any]:
         "seconds_left": _seconds(arena.ends_at, now),
         "seconds_to_close": _seconds(arena.closes_at, now),
         "entry": arena.entry,
-        "pot": arena_pot_balance(arena_id=arena.pk),
+        # Every chip entered, while the arena runs and after its pot was paid out.
+        "pot": arena_pot_entered(arena_id=arena.pk),
+        "paid": _paid(arena),
         "rating_min": arena.rating_min,
         "rating_max": arena.rating_max,
     }
 
 
+def _paid(arena: Arena) -> dict[str, int] | None:
+    """Where a finished arena's pot went (prizes + bank + refunds = pot), from the ledger;
+    None while it runs, and for an arena without an entry."""
+    if arena.status != Arena.Status.FINISHED:
+        return None
+    paid = arena_pot_paid(arena_id=arena.pk)
+    if paid is None:
+        return None
+    return {"prizes": paid.prizes, "bank": paid.bank, "refunds": paid.refunds}
+
+
+# Ties on score, then wins, then games (fewer first) go to who joined the arena first.
+STANDING_ORDER = ("-score", "-wins", "games", "joined_at", "pk")
+
+
 def arena_standings(arena: Arena) -> list[dict[str, Any]]:
+    """Every player in rank order, each with every arena game they played that is over, in
+    the order they were scored: `points` of a game that did not count (cancelled, or played
+    from a shared address) is None."""
     players = list(
         ArenaPlayer.objects.filter(arena=arena)
         .select_related("user", "playing")
-        .order_by("-score", "-wins", "games", "joined_at", "pk")
+        .order_by(*STANDING_ORDER)
     )
-    points: dict[int, list[int]] = {p.pk: [] for p in players}
+    by_user = {p.user_id: p.pk for p in players}
+    points: dict[int, list[int | None]] = {p.pk: [] for p in players}
     games: dict[int, list[int]] = {p.pk: [] for p in players}
-    for player_id, value, game_id in (
-        ArenaResult.objects.filter(player__arena=arena)
-        .order_by("pk")
-        .values_list("player_id", "points", "arena_game__game_id")
+    scored = dict(
+        ((player_id, game_id), value)
+        for player_id, value, game_id in ArenaResult.objects.filter(
+            player__arena=arena
+        ).values_list("player_id", "points", "arena_game__game_id")
+    )
+    for game_id, user_id in (
+        GameSeat.objects.filter(
+            game__arena_game__arena=arena,
+            game__arena_game__scored_at__isnull=False,
+            user__isnull=False,
+        )
+        .order_by("game__arena_game__scored_at", "game__arena_game__pk")
+        .values_list("game_id", "user_id")
     ):
-        points[player_id].append(value)
+        player_id = by_user.get(user_id)
+        if player_id is None:
+            continue
+        points[player_id].append(scored.get((player_id, game_id)))
         games[player_id].append(game_id)
     return [
         {
@@ -116,7 +152,7 @@ def arena_podium(arena: Arena, standings: list[dict[str, Any]]) -> list[dict[str
     if arena.status != Arena.Status.FINISHED:
         return None
     podium = [s for s in standings if s["games"]][:3]
-    pot = sum(arena.entry for _s in standings)
+    pot = arena_pot_entered(arena_id=arena.pk)
     _bank, prizes = podium_split(pot, len(podium)) if podium else (0, [])
     return [
         {

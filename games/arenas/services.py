@@ -23,7 +23,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games.arenas.frames import PODIUM_TROPHIES, arena_announce, arena_push_on_commit
+from games.arenas.frames import (
+    PODIUM_TROPHIES,
+    STANDING_ORDER,
+    arena_announce,
+    arena_push_on_commit,
+)
 from games.arenas.models import Arena, ArenaGame, ArenaPlayer, ArenaSocket
 from games.arenas.pairing import arena_pair
 from games.arenas.scoring import arena_game_score, arena_unscored_games
@@ -155,9 +160,7 @@ def arena_finish(*, arena_id: int, now=None) -> bool:
     if ArenaGame.objects.filter(arena=arena, scored_at__isnull=True).exists():
         return False  # games still running finish and count
     players = list(
-        ArenaPlayer.objects.filter(arena=arena)
-        .select_related("user")
-        .order_by("-score", "-wins", "games", "joined_at", "pk")
+        ArenaPlayer.objects.filter(arena=arena).select_related("user").order_by(*STANDING_ORDER)
     )
     for rank, player in enumerate(players, start=1):
         player.rank = rank

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.ip import client_ip
 from games.arenas import services
-from games.arenas.frames import arena_podium, arena_standings, arena_tables
+from games.arenas.frames import arena_json, arena_podium, arena_standings, arena_tables
 from games.arenas.models import Arena, ArenaPlayer
 
 
@@ -36,6 +36,7 @@ def arena_detail(request, pk: int):
         "standings": standings,
         "tables": arena_tables(arena),
         "podium": arena_podium(arena, standings),
+        "pot": arena_json(arena),
         "me": me,
         "mine": mine,
         "seconds_left": max(0, int((arena.ends_at - timezone.now()).total_seconds())),

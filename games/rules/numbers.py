@@ -153,6 +153,32 @@ def _arena_numbers() -> dict[str, int]:
             f"arena_share_{place}": 100 * share // sum(PODIUM_SHARES)
             for place, share in enumerate(PODIUM_SHARES, start=1)
         },
+        # Two on the podium share in the first two parts' ratio (5 to 3).
+        "arena_two_part_1": PODIUM_SHARES[0],
+        "arena_two_part_2": PODIUM_SHARES[1],
+        **_arena_example(),
+    }
+
+
+ARENA_EXAMPLE_POT = 40  # a two-player arena's pot, its rounding leaving one chip
+
+
+def _arena_example() -> dict[str, int]:
+    """A pot of two players paid out by the payout's own split: the bank's cut, the chip
+    the rounding leaves, both prizes."""
+    from rankings.arena_pots import podium_split
+    from rankings.services import BANK_CUT_PERCENT
+
+    pot = ARENA_EXAMPLE_POT
+    bank, (first, second) = podium_split(pot, 2)
+    cut = pot * BANK_CUT_PERCENT // 100
+    return {
+        "arena_example_pot": pot,
+        "arena_example_cut": cut,
+        "arena_example_rounding": bank - cut,
+        "arena_example_bank": bank,
+        "arena_example_first": first,
+        "arena_example_second": second,
     }
 
 

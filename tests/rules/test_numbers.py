@@ -123,6 +123,14 @@ REQUIRED = {
         "arena_share_2",
         "arena_share_3",
         "bank_cut_percent",
+        "arena_two_part_1",
+        "arena_two_part_2",
+        "arena_example_pot",
+        "arena_example_cut",
+        "arena_example_rounding",
+        "arena_example_bank",
+        "arena_example_first",
+        "arena_example_second",
     },
 }
 LADDER_PAGES = ("index", "tute", "habanero", "pocha")
