@@ -53,6 +53,7 @@ NGINX = "/usr/sbin/nginx"
 ALICIA, BRUNO, HOUSE = "127.0.0.2", "127.0.0.3", "127.0.0.4"
 FORGED = "203.0.113.9"  # what a client writes in its own X-Forwarded-For
 STAKE = 10
+ADMINISTRATOR = ["--username", "admin", "--email", "admin@example.com"]
 OPENSSL_SELF_SIGNED = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"]
 OPENSSL_SELF_SIGNED += ["-subj", "/CN=127.0.0.1"]
 
@@ -243,7 +244,12 @@ async def play_one_game(
         )
         for seat, session in enumerate(spec.sessions)
     ]
-    tasks = [asyncio.create_task(player.run()) for player in players]
+    # The others connect first, as players who sat down have their table open: the master
+    # starts once every seat's socket has told the site its address.
+    tasks = [asyncio.create_task(player.run()) for player in players[1:]]
+    while tally.connects < len(players) - 1:
+        await asyncio.sleep(0.05)
+    tasks.append(asyncio.create_task(players[0].run()))
     killed = False
     started = time.monotonic()
     try:
@@ -284,7 +290,8 @@ def game_books(table_id: int) -> dict[str, Any]:
     return {
         "game": game.pk,
         "addresses": sorted(
-            GameSeat.objects.filter(game=game).values_list("ip_address", flat=True)
+            str(address)
+            for address in GameSeat.objects.filter(game=game).values_list("ip_address", flat=True)
         ),
         "exclusion": result.exclusion,
         "payouts": ChipTransfer.objects.filter(game_id=game.pk, reason="payout").count(),
@@ -297,23 +304,24 @@ def game_books(table_id: int) -> dict[str, Any]:
 # --- Logins ---------------------------------------------------------------------------------
 
 
-def login(url: str, address: str, username: str, password: str) -> bool:
-    """A login through nginx from `address`, as a browser posts the form: True when the
-    site let the player in (it redirects away from the login page)."""
+def request(url: str, address: str, method: str, path: str, body: str = "", headers=None):
+    """One HTTPS request through nginx from `address`: the response and its text."""
     parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPSConnection(
+        parts.hostname, parts.port, source_address=(address, 0), context=tls(), timeout=30
+    )
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response, response.read().decode(errors="replace")
+    finally:
+        connection.close()
 
-    def request(method: str, path: str, body: str = "", headers: dict | None = None):
-        connection = http.client.HTTPSConnection(
-            parts.hostname, parts.port, source_address=(address, 0), context=tls(), timeout=30
-        )
-        try:
-            connection.request(method, path, body=body, headers=headers or {})
-            response = connection.getresponse()
-            return response, response.read().decode(errors="replace")
-        finally:
-            connection.close()
 
-    response, page = request("GET", "/accounts/login/")
+def login(url: str, address: str, username: str, password: str) -> str | None:
+    """A login through nginx from `address`, as a browser posts the form: the session
+    cookie when the site let the player in (it redirects away from the login page)."""
+    response, page = request(url, address, "GET", "/accounts/login/")
     cookies = SimpleCookie()
     for header in response.headers.get_all("Set-Cookie") or []:
         cookies.load(header)
@@ -322,6 +330,8 @@ def login(url: str, address: str, username: str, password: str) -> bool:
         {"csrfmiddlewaretoken": token, "login": username, "password": password}
     )
     response, _page = request(
+        url,
+        address,
         "POST",
         "/accounts/login/",
         form,
@@ -332,7 +342,11 @@ def login(url: str, address: str, username: str, password: str) -> bool:
             "X-Forwarded-For": FORGED,
         },
     )
-    return response.status == 302 and "/accounts/login/" not in response.headers["Location"]
+    if response.status != 302 or "/accounts/login/" in response.headers["Location"]:
+        return None
+    for header in response.headers.get_all("Set-Cookie") or []:
+        cookies.load(header)
+    return cookies["sessionid"].value
 
 
 def login_limit(url: str, limit: int) -> dict[str, Any]:
@@ -345,9 +359,59 @@ def login_limit(url: str, limit: int) -> dict[str, Any]:
     user.save()
     failures = [login(url, ALICIA, f"nobody{n}", "wrong") for n in range(limit)]
     return {
-        "failed_as_expected": failures.count(False),
-        "same_address_refused": not login(url, ALICIA, user.username, "right-password"),
-        "other_address_let_in": login(url, BRUNO, user.username, "right-password"),
+        "failed_as_expected": failures.count(None),
+        "same_address_refused": login(url, ALICIA, user.username, "right-password") is None,
+        "other_address_let_in": login(url, BRUNO, user.username, "right-password") is not None,
+    }
+
+
+def first_administrator(url: str, env: dict[str, str]) -> dict[str, Any]:
+    """README's checklist's last step: `createsuperuser`, who then reaches the admin
+    through nginx."""
+    password = "deploy-check-" + os.urandom(8).hex()
+    subprocess.run(
+        [sys.executable, "manage.py", "createsuperuser", "--noinput", *ADMINISTRATOR],
+        cwd=ROOT,
+        env={**env, "DJANGO_SUPERUSER_PASSWORD": password},
+        check=True,
+        capture_output=True,
+    )
+    session = login(url, HOUSE, "admin", password)
+    response, page = request(
+        url, HOUSE, "GET", "/admin/", headers={"Cookie": f"sessionid={session}"}
+    )
+    return {
+        "logged_in": session is not None,
+        "admin": response.status,
+        "moderation": "Run the site" in page,
+    }
+
+
+def deploy_settings(env: dict[str, str]) -> dict[str, Any]:
+    """`manage.py check --deploy` with production's settings and this environment."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "tute_site.settings"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return {"ok": done.returncode == 0, "said": (done.stdout + done.stderr).strip()[-2000:]}
+
+
+def static_served(url: str) -> dict[str, Any]:
+    """A collected static file (htmx, as a page names it) served by nginx with a year's
+    cache."""
+    _response, page = request(url, HOUSE, "GET", "/")
+    path = re.search(r'src="(/static/[^"]+\.js)"', page).group(1)
+    response, body = request(url, HOUSE, "GET", path)
+    return {
+        "path": path,
+        "status": response.status,
+        "cache_control": response.headers.get("Cache-Control", ""),
+        "served_by_nginx": response.headers.get("Server", "").startswith("nginx"),
+        "bytes": len(body),
     }
 
 
@@ -385,6 +449,7 @@ def checks(database_url: str, workdir: Path, *, login_limit_count: int) -> list[
     lines: list[dict[str, Any]] = [
         {"check": "nginx -t", "ok": True, "said": proxy.test()},
         units_verified(workdir),
+        {"check": "manage.py check --deploy", **deploy_settings(cluster.env())},
     ]
     try:
         cluster.start()
@@ -432,6 +497,24 @@ def checks(database_url: str, workdir: Path, *, login_limit_count: int) -> list[
                 "check": "one address is excluded as same-address",
                 "ok": books["exclusion"] == "same_ip" and books["addresses"] == [HOUSE, HOUSE],
                 **books,
+            }
+        )
+        static = static_served(proxy.url)
+        lines.append(
+            {
+                "check": "static files from nginx, cached for a year",
+                "ok": static["status"] == 200
+                and "max-age=31536000, immutable" in static["cache_control"]
+                and static["bytes"] > 0,
+                **static,
+            }
+        )
+        admin = first_administrator(proxy.url, cluster.env())
+        lines.append(
+            {
+                "check": "the first administrator reaches the admin",
+                "ok": admin["logged_in"] and admin["admin"] == 200 and admin["moderation"],
+                **admin,
             }
         )
         limits = login_limit(proxy.url, login_limit_count)

@@ -97,6 +97,7 @@ class Lane:
 
     def pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
+            _end_children_at_exit()
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
@@ -142,6 +143,25 @@ class Lane:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+_exit_hooked = False
+
+
+def _end_children_at_exit() -> None:
+    """As this process exits, its lanes' processes are killed first: the executor would
+    otherwise wait for a running job, up to a minute of analysis, before daphne could stop.
+    What they were doing is done again by the sweeps. (threading's exit hooks run before the
+    executors' own, in reverse order of registration.)"""
+    global _exit_hooked
+    if not _exit_hooked:
+        _exit_hooked = True
+        threading._register_atexit(_kill_children)
+
+
+def _kill_children() -> None:
+    for child in multiprocessing.active_children():
+        child.kill()
 
 
 _loop: asyncio.AbstractEventLoop | None = None

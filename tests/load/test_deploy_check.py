@@ -34,9 +34,12 @@ def test_the_shipped_deployment_counts_players_apart_and_loses_nothing(tmp_path,
     assert [line["check"] for line in lines] == [
         "nginx -t",
         "systemd-analyze verify",
+        "manage.py check --deploy",
         "different addresses count, whatever they forge",
         "a daphne killed mid-game loses nothing",
         "one address is excluded as same-address",
+        "static files from nginx, cached for a year",
+        "the first administrator reaches the admin",
         "the login limit counts per client",
         "no traceback in daphne's and the worker's logs",
     ]
