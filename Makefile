@@ -103,7 +103,8 @@ bench: install-dev
 ## make deploy-check: the production topology on this machine, checked end to end through
 ## Debian's nginx (installed if missing) with deploy/'s files: see bench/deploy_check.py.
 ## Needs PostgreSQL (DATABASE_URL, by default the local one); starts its own Redis.
-deploy-check: install-dev
+deploy-check: install-dev messages
+	$(PY) manage.py collectstatic --noinput --verbosity 0
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/tute} $(PY) -m bench.deploy_check
 
 ## make mutation: mutation testing of the engine's rules (slow: run it in the background).
