@@ -132,12 +132,20 @@ class Lane:
                 logger.error("lane %s: %s failed:\n%s", self.name, job.name, done.error)
             elif done.seconds > SLOW_JOB_SECONDS:
                 logger.info("lane %s: %s took %.1f s", self.name, job.name, done.seconds)
-            for lane, name, args, kwargs in done.queued:
-                submit(Job(lane, name, args, kwargs))
-            if done.pushes:
-                from games import push
+            try:
+                await self._hand_on(done)
+            except Exception:  # a lost push or task must not stop the lane
+                logger.exception("lane %s: what %s pushed or queued was lost", self.name, job.name)
 
-                await push.send_async(done.pushes)
+    @staticmethod
+    async def _hand_on(done: Done) -> None:
+        """What the job queued goes to its lane, what it pushed to the sockets."""
+        for lane, name, args, kwargs in done.queued:
+            submit(Job(lane, name, args, kwargs))
+        if done.pushes:
+            from games import push
+
+            await push.send_async(done.pushes)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -18,6 +18,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from bench.client import TableClient
@@ -227,3 +228,44 @@ def test_awards_and_timers_are_handled_at_once_while_ten_analyses_wait(celery_wo
     assert waiting >= 8, figures
     assert award_took <= 1.0, figures
     assert timer_took <= 1.0, figures
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_lanes_job_hands_what_it_queues_to_the_other_lane(monkeypatch):
+    # The analysis sweep runs in the prompt lane and finds a finished game whose analysis was
+    # lost: the analysis it queues is handed back and runs in the slow lane.
+    from datetime import timedelta
+
+    from asgiref.sync import sync_to_async
+
+    from bench.processes import database_url
+    from tute_site import lanes
+
+    # The lanes' processes: on this database, without Redis (the embedded default).
+    monkeypatch.setenv("DATABASE_URL", database_url())
+    monkeypatch.setenv("REDIS_URL", "")
+
+    def lost() -> int:
+        game = finished_game(UserFactory())
+        ended = timezone.now() - timedelta(minutes=20)
+        Game.objects.filter(pk=game.pk).update(finished_at=ended)
+        return game.pk
+
+    game_id = await sync_to_async(lost)()
+    lanes.start(asyncio.get_running_loop())
+    try:
+        lanes.submit(lanes.Job(lanes.PROMPT, "games.analysis_sweep"))
+        deadline = time.monotonic() + 90
+
+        def analysed_yet() -> bool:
+            try:
+                return GameAnalysis.objects.filter(game_id=game_id).exists()
+            finally:
+                connection.close()  # a thread's own: it would outlive the test database
+
+        while not await sync_to_async(analysed_yet)():
+            assert time.monotonic() < deadline, f"not analysed; lanes: {lanes.waiting()}"
+            await asyncio.sleep(0.2)
+    finally:
+        lanes.stop()
