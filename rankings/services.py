@@ -36,7 +36,7 @@ from rankings.models import (
     XpEvent,
 )
 from rankings.ratings import rating_award, ratings_count_again, ratings_rerun
-from rankings.trophies import trophies_award
+from rankings.trophies import trophies_award, trophies_recount
 from rankings.xp import xp_for_game
 
 logger = logging.getLogger(__name__)
@@ -854,7 +854,8 @@ def game_result_include(*, result: GameResult, moderator: User, reason: str) -> 
 
     Locks the result's row: an award running at the same moment either finds the game
     counting (and puts it on the boards itself) or has already been and this adds it. The
-    game's kind is rated again from this game on, with it (rankings.ratings).
+    game's kind is rated again from this game on, with it (rankings.ratings), and it earns
+    the trophies it would have earned (rankings.trophies.trophies_recount).
     """
     reason = reason.strip()
     if not reason:
@@ -871,6 +872,7 @@ def game_result_include(*, result: GameResult, moderator: User, reason: str) -> 
     locked.save(update_fields=["exclusion", "exclusion_note", "excluded_by", "excluded_at"])
     if locked.awarded_at is not None:
         ratings_count_again(result=locked)
+        trophies_recount(result=locked)
     moderation_log(
         moderator=moderator,
         kind=ModerationAction.Kind.INCLUDE,

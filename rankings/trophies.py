@@ -41,25 +41,38 @@ class Moment:
             variant=self.result.variant, players=self.result.players, pairs=self.result.pairs
         )
 
+    def _counting(self):
+        """The player's seats in counting games that are on the leaderboards (awarded, or
+        this one, being awarded)."""
+        return GameResultSeat.objects.filter(
+            Q(result__awarded_at__isnull=False) | Q(result=self.result),
+            user_id=self.seat.user_id,
+            result__competitive=True,
+            result__exclusion="",
+        )
+
+    def _after(self) -> Q:
+        """Results later than this one in game order."""
+        return Q(result__finished_at__gt=self.result.finished_at) | Q(
+            result__finished_at=self.result.finished_at, result__game_id__gt=self.result.game_id
+        )
+
     @cached_property
     def games(self) -> int:
-        """Counting games played, this one included (the all-time leaderboard's row)."""
+        """Counting games played, this one included: the all-time leaderboard's row, less
+        the later games it holds (a game counted again is looked at as of its moment)."""
         row = BoardRow.objects.filter(
             period=BoardRow.Period.ALL, variant="", user_id=self.seat.user_id
         ).first()
-        return row.games if row else 0
+        later = self._counting().filter(self._after()).count() if row else 0
+        return row.games - later if row else 0
 
     @cached_property
     def streak(self) -> int:
         """Wins in a row in counting games, up to STREAK, ending with this one."""
         last = (
-            GameResultSeat.objects.filter(
-                user_id=self.seat.user_id,
-                result__competitive=True,
-                result__exclusion="",
-                result__finished_at__lte=self.result.finished_at,
-            )
-            .filter(Q(result__awarded_at__isnull=False) | Q(result=self.result))
+            self._counting()
+            .exclude(self._after())
             .order_by("-result__finished_at", "-result__game_id")
             .values_list("won", "abandoned")[:STREAK]
         )
@@ -200,6 +213,12 @@ ARENA_TROPHIES: tuple[Trophy, ...] = (
     ),
 )
 
+# The trophies whose rule reads only the player's counting games up to the moment (not a
+# rating, which is read as it stands): a game counted again may give them where they belong.
+AS_OF_THEIR_GAME = frozenset(
+    trophy.code for trophy in TROPHIES if not trophy.code.startswith("rating_")
+)
+
 BY_CODE: dict[str, Trophy] = {trophy.code: trophy for trophy in (*TROPHIES, *ARENA_TROPHIES)}
 
 
@@ -229,6 +248,42 @@ def trophies_award(*, result: GameResult, seats: Sequence[GameResultSeat]) -> li
                     )
                 )
     return TrophyAward.objects.bulk_create(earned, ignore_conflicts=True)
+
+
+def trophies_recount(*, result: GameResult) -> list[TrophyAward]:
+    """A game counted again (rankings.services.game_result_include) earns what it would
+    have earned had it never been excluded: its players' trophies are looked at again for
+    it and for each of their later counting games, in game order, as their awards did. A
+    trophy a later game gave that depends only on the games so far (a first win, a feat, a
+    streak, a number of games) is taken back first and given where it now belongs, so the
+    trophies end up as if no game had been excluded, in whatever order the games are
+    counted again. Once each, by the unique (player, trophy)."""
+    players = list(result.seats.exclude(user=None).values_list("user_id", flat=True))
+    later = list(
+        GameResult.objects.filter(
+            competitive=True,
+            exclusion="",
+            awarded_at__isnull=False,
+            seats__user_id__in=players,
+        )
+        .filter(
+            Q(finished_at__gt=result.finished_at)
+            | Q(finished_at=result.finished_at, game_id__gte=result.game_id)
+        )
+        .distinct()
+        .order_by("finished_at", "game_id")
+    )
+    # What a later game gave that this one may give first is given again in game order.
+    TrophyAward.objects.filter(
+        user_id__in=players,
+        trophy__in=AS_OF_THEIR_GAME,
+        game_id__in=[counting.game_id for counting in later],
+    ).delete()
+    earned = []
+    for counting in later:
+        seats = [seat for seat in counting.seats.order_by("seat") if seat.user_id in players]
+        earned += trophies_award(result=counting, seats=seats)
+    return earned
 
 
 def trophies_grant(*, grants: Sequence[tuple[int, str, int]], earned_at) -> list[TrophyAward]:

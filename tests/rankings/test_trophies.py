@@ -4,7 +4,7 @@ import pytest
 
 from rankings.models import BoardRow, Rating, TrophyAward
 from rankings.ratings import shown_value
-from rankings.services import game_result_award
+from rankings.services import game_result_award, game_result_include
 from rankings.svg import trophy_icon_svg
 from rankings.trophies import TROPHIES
 from tests.accounts.factories import UserFactory
@@ -113,3 +113,45 @@ def test_every_trophy_has_a_name_a_description_and_an_icon():
         assert str(trophy.name) and str(trophy.description)
         icon = trophy_icon_svg(trophy, size=40)
         assert icon.startswith("<svg") and str(trophy.name) in icon
+
+
+SHARED = {0: "192.0.2.5", 1: "192.0.2.5"}
+
+
+def history(hero, ips=None) -> list:
+    """Five won games: two habanero, then three of tute for two, the middle one with las
+    cuarenta: first wins of two kinds, a feat and a streak of five."""
+    kinds = ["habanero", "habanero", "tute2", "tute2", "tute2"]
+    feats = [{}, {}, {}, {0: ("cuarenta",)}, {}]
+    return [
+        won_game(hero, kind, ips=ips, feats=feat) for kind, feat in zip(kinds, feats, strict=True)
+    ]
+
+
+def trophies_by_game(hero, results) -> set[tuple[str, int]]:
+    """Each trophy of the hero's with the place in `results` of the game that earned it."""
+    place = {result.game_id: n for n, result in enumerate(results)}
+    return {(award.trophy, place[award.game_id]) for award in TrophyAward.objects.filter(user=hero)}
+
+
+@pytest.mark.parametrize("order", ["in game order", "backwards"])
+def test_games_counted_again_earn_the_trophies_they_would_have_earned_once(order):
+    counted, recounted = player(), player()
+    expected = trophies_by_game(counted, history(counted))
+    assert {code for code, _game in expected} == {
+        "first_win_habanero",
+        "first_win_tute2",
+        "cuarenta",
+        "streak_5",
+    }
+    excluded = history(recounted, ips=SHARED)
+    assert trophies_by_game(recounted, excluded) == set()
+    moderator = UserFactory(is_staff=True)
+    for result in excluded if order == "in game order" else reversed(excluded):
+        assert game_result_include(result=result, moderator=moderator, reason="one household")
+    assert trophies_by_game(recounted, excluded) == expected
+    # Counted again twice, or its award run again: nothing more.
+    for result in excluded:
+        assert not game_result_include(result=result, moderator=moderator, reason="again")
+        game_result_award(game_id=result.game_id)
+    assert TrophyAward.objects.filter(user=recounted).count() == len(expected)
