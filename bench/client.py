@@ -172,7 +172,7 @@ class TableClient:
         retry_for: float = 0,
     ) -> TableClient:
         """Connect over a real WebSocket as the player whose session cookie is `session`;
-        wait for the first frame, the whole state."""
+        wait for the first frame, the whole state (at least 10 s, or `open_timeout`)."""
         ws = await connect(
             base_url,
             table_path(table_id),
@@ -180,7 +180,7 @@ class TableClient:
             open_timeout=open_timeout,
             retry_for=retry_for,
         )
-        return await cls(_WebSocket(ws))._started()
+        return await cls(_WebSocket(ws))._started(timeout=max(10, open_timeout))
 
     @classmethod
     async def in_process(
@@ -193,9 +193,9 @@ class TableClient:
         )
         return await cls(_InProcess(communicator))._started()
 
-    async def _started(self) -> TableClient:
+    async def _started(self, timeout: float = 10) -> TableClient:
         try:
-            self.first = await self.receive(timeout=10)
+            self.first = await self.receive(timeout=timeout)
         except BaseException:
             await self.close()
             raise

@@ -137,7 +137,8 @@ def test_an_invitation_reaches_the_header_on_another_page_and_accepting_seats(
     page.goto(daphne_server + "/rules/")
     badge = page.locator("#invitations-badge")
     assert badge.is_hidden()
-    page.wait_for_timeout(500)  # the page's own socket is open
+    # The page's own socket has its first frame (the count, 0): it hears the invitation's push.
+    page.locator('#invitations-badge[aria-label$=": 0"]').wait_for(state="attached")
     in_thread(lambda: seating.table_invite(table_id=table.pk, user=alicia, username="bruno"))
     badge.wait_for()
     assert badge.inner_text().strip() == "✉ 1"
