@@ -180,7 +180,8 @@ class TableClient:
         **options: Any,
     ) -> TableClient:
         """Connect over a real WebSocket as the player whose session cookie is `session`;
-        wait for the first frame, the whole state. `options`: as `connect`'s."""
+        wait for the first frame, the whole state (at least 10 s, or `open_timeout`).
+        `options`: as `connect`'s."""
         ws = await connect(
             base_url,
             table_path(table_id),
@@ -189,7 +190,7 @@ class TableClient:
             retry_for=retry_for,
             **options,
         )
-        return await cls(_WebSocket(ws))._started()
+        return await cls(_WebSocket(ws))._started(timeout=max(10, open_timeout))
 
     @classmethod
     async def in_process(
@@ -202,9 +203,9 @@ class TableClient:
         )
         return await cls(_InProcess(communicator))._started()
 
-    async def _started(self) -> TableClient:
+    async def _started(self, timeout: float = 10) -> TableClient:
         try:
-            self.first = await self.receive(timeout=10)
+            self.first = await self.receive(timeout=timeout)
         except BaseException:
             await self.close()
             raise

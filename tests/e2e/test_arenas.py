@@ -20,6 +20,7 @@ from tests.conftest import kept_daphne
 from tests.e2e.test_accounts import in_db, log_in
 from tests.e2e.test_practice import NEXT_STEP
 from tests.e2e.test_table import ARTIFACTS, no_sideways_scroll, take_step
+from tests.e2e.waits import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -40,7 +41,7 @@ def proxied_embedded_daphne(transactional_db, tmp_path_factory, django_db_blocke
 
 def play_to_the_end(page) -> None:
     while True:
-        step = page.wait_for_function(NEXT_STEP, timeout=30_000).json_value()
+        step = until(page, NEXT_STEP)
         if step == "over":
             return
         take_step(page, step)

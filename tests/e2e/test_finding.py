@@ -15,6 +15,7 @@ from tests.e2e.test_accounts import in_db, log_in
 from tests.e2e.test_moderation import in_thread
 from tests.e2e.test_practice import NEXT_STEP
 from tests.e2e.test_table import ARTIFACTS, ENABLED_CARDS, no_sideways_scroll, take_step
+from tests.e2e.waits import until
 from tests.games.test_finding import finish
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -60,7 +61,7 @@ def test_a_guest_practises_a_whole_game_from_the_home_page(browser, quick_daphne
     assert page.locator("#chat-form").is_hidden()  # guests never chat
     hinted = False
     while True:
-        step = page.wait_for_function(NEXT_STEP, timeout=30_000).json_value()
+        step = until(page, NEXT_STEP)
         if step == "over":
             break
         if step == "card" and not hinted:
@@ -137,7 +138,8 @@ def test_an_invitation_reaches_the_header_on_another_page_and_accepting_seats(
     page.goto(daphne_server + "/rules/")
     badge = page.locator("#invitations-badge")
     assert badge.is_hidden()
-    page.wait_for_timeout(500)  # the page's own socket is open
+    # The page's own socket has its first frame (the count, 0): it hears the invitation's push.
+    page.locator('#invitations-badge[aria-label$=": 0"]').wait_for(state="attached")
     in_thread(lambda: seating.table_invite(table_id=table.pk, user=alicia, username="bruno"))
     badge.wait_for()
     assert badge.inner_text().strip() == "✉ 1"

@@ -9,6 +9,7 @@ from games.models import Game, GameSeat
 from tests.accounts.factories import UserFactory
 from tests.e2e.test_accounts import in_db, log_in
 from tests.e2e.test_table import ARTIFACTS, no_sideways_scroll, take_step
+from tests.e2e.waits import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -58,7 +59,7 @@ def test_a_player_plays_a_practice_game_against_three_robots_to_the_end(page, qu
     moves = 0
     clicked: list[str] = []
     while True:
-        step = page.wait_for_function(NEXT_STEP, timeout=30_000).json_value()
+        step = until(page, NEXT_STEP)
         if step == "over":
             break
         if moves == 2:

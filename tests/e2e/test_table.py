@@ -6,11 +6,13 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from bench.processes import ROOT
 from games.models import Game, Table
 from tests.accounts.factories import UserFactory
 from tests.e2e.test_accounts import in_db, log_in
+from tests.e2e.waits import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -42,17 +44,44 @@ def take_step(page, step: str) -> str | None:
     elif step == "card":
         page.locator(ENABLED_CARDS).first.click()
     else:
-        page.locator("#next-deal").click()
-    page.wait_for_function(
-        f"""() => Number(document.getElementById('table-app').dataset.version) > {before}
+        deal_unless_dealt(page, before)
+    until(
+        page,
+        """(before) => Number(document.getElementById('table-app').dataset.version) > before
             || !!document.querySelector('#error:not([hidden])')""",
-        timeout=30_000,
+        arg=before,
     )
     return label
 
 
+# What the next-deal step finds: the deal made already, or its button there to press.
+DEAL_OR_DEALT = """(before) => {
+  if (Number(document.getElementById('table-app').dataset.version) > before) return 'dealt';
+  const next = document.getElementById('next-deal');
+  return next && !next.hidden && !next.closest('[hidden]') && !next.disabled ? 'press' : null;
+}"""
+
+
+def deal_unless_dealt(page, before: int, tries: int = 10) -> None:
+    """Press "next deal", unless another player (a protocol client deals at once) or the
+    deal's timer dealt first: then its button went, and there is nothing left to press."""
+    for _ in range(tries):
+        if until(page, DEAL_OR_DEALT, arg=before) == "dealt":
+            return
+        try:
+            page.locator("#next-deal").click(timeout=3_000)
+            return
+        except PlaywrightTimeoutError:
+            continue  # it went meanwhile: look again
+    raise AssertionError("the next deal's button never took a click")
+
+
 def wait_for_count_above(page, count: int) -> None:
-    page.wait_for_function(f"Number(document.getElementById('table-app').dataset.count) > {count}")
+    until(
+        page,
+        "(count) => Number(document.getElementById('table-app').dataset.count) > count",
+        arg=count,
+    )
 
 
 def no_sideways_scroll(page) -> bool:

@@ -14,6 +14,7 @@ from games.table.seating import table_practice
 from tests.accounts.factories import UserFactory
 from tests.e2e.test_accounts import in_db, log_in
 from tests.e2e.test_table import ARTIFACTS, ENABLED_ACTIONS, ENABLED_CARDS
+from tests.e2e.waits import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -104,7 +105,7 @@ def play_to_the_end(page, name: str, username: str, *, shots_at: int = 3) -> dic
     moves = 0
     seen = {"action": 0, "card": 0, "deal": 0, "dimmed": 0, "taken": set(), "summaries": []}
     while True:
-        turn = page.wait_for_function(TURN, timeout=30_000).json_value()
+        turn = until(page, TURN)
         if turn["off"]:
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / f"phone-{name}-failed-375.png"))
@@ -141,10 +142,11 @@ def play_to_the_end(page, name: str, username: str, *, shots_at: int = 3) -> dic
             page.locator("#summary").wait_for(state="hidden", timeout=30_000)
             moves += 1
             continue
-        page.wait_for_function(
-            f"""() => Number(document.getElementById('table-app').dataset.count) > {before}
+        until(
+            page,
+            """(before) => Number(document.getElementById('table-app').dataset.count) > before
                 || !!document.querySelector('#error:not([hidden])')""",
-            timeout=30_000,
+            arg=before,
         )
         moves += 1
 
@@ -194,7 +196,9 @@ def summary_fits(page, name: str, language: str) -> None:
     [
         ("tute-pairs", {"variant": "tute", "players": 4, "pairs": True, "rounds": 1}),
         ("habanero", {"variant": "habanero", "players": 2, "points_to_win": 1}),
-        ("pocha", {"variant": "pocha", "players": 4}),
+        # Pocha for two: its whole ladder of 19 hands, its bids and summaries, with half the
+        # robots' moves of four (a 4-player table on a phone is tute-pairs' above).
+        ("pocha", {"variant": "pocha", "players": 2}),
     ],
 )
 def test_a_whole_game_on_a_phone_keeps_every_turn_on_one_screen(

@@ -12,7 +12,7 @@ from games.arenas import services
 from games.arenas.models import ArenaPlayer
 from tests.accounts.factories import UserFactory
 from tests.games.arenas import finished_arena, habanero_arena
-from tests.games.live import open_socket
+from tests.games.live import WAIT, open_socket
 from tests.games.test_protocol_doc import DOC, differences
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -31,13 +31,13 @@ async def test_join_and_pause_over_the_arena_socket_reach_every_watcher():
     arena = await sync_to_async(habanero_arena)(entry=10)
     path = f"/ws/arenas/{arena.pk}/"
     watcher = await open_socket(path)
-    first = await watcher.receive_json_from(timeout=5)
+    first = await watcher.receive_json_from(timeout=WAIT)
     assert first["type"] == "arena" and first["standings"] == [] and first["you"]["user"] is None
     player = await open_socket(path, alice)
-    assert (await player.receive_json_from(timeout=5))["you"] == {"user": "alice"}
+    assert (await player.receive_json_from(timeout=WAIT))["you"] == {"user": "alice"}
 
     await watcher.send_json_to({"type": "join"})
-    refusal = await watcher.receive_json_from(timeout=5)
+    refusal = await watcher.receive_json_from(timeout=WAIT)
     assert (refusal["type"], refusal["code"], refusal["request"]) == (
         "error",
         "login_required",
@@ -45,16 +45,16 @@ async def test_join_and_pause_over_the_arena_socket_reach_every_watcher():
     )
     await player.send_json_to({"type": "join"})
     for socket in (watcher, player):
-        frame = await socket.receive_json_from(timeout=5)
+        frame = await socket.receive_json_from(timeout=WAIT)
         assert [s["user"] for s in frame["standings"]] == ["alice"]
         assert frame["arena"]["pot"] == 10 and frame["podium"] is None
     real = {**frame, "you": first["you"]}
     assert differences(documented_arena_frame(), real) == []
 
     await player.send_json_to({"type": "pause"})
-    assert (await watcher.receive_json_from(timeout=5))["standings"][0]["paused"] is True
+    assert (await watcher.receive_json_from(timeout=WAIT))["standings"][0]["paused"] is True
     await player.send_json_to({"type": "hello"})
-    while (frame := await player.receive_json_from(timeout=5))["type"] != "error":
+    while (frame := await player.receive_json_from(timeout=WAIT))["type"] != "error":
         pass  # the pause's push comes first
     assert frame["code"] == "malformed"
     assert await sync_to_async(lambda: ArenaPlayer.objects.get(user=alice).paused)()
@@ -67,8 +67,8 @@ async def test_join_and_pause_over_the_arena_socket_reach_every_watcher():
 @pytest.mark.asyncio
 async def test_an_unknown_arena_closes_its_socket():
     socket = await open_socket("/ws/arenas/999999/")
-    assert (await socket.receive_json_from(timeout=5))["code"] == "unknown_arena"
-    assert (await socket.receive_output(timeout=5))["code"] == 4404
+    assert (await socket.receive_json_from(timeout=WAIT))["code"] == "unknown_arena"
+    assert (await socket.receive_output(timeout=WAIT))["code"] == 4404
 
 
 @pytest.mark.asyncio
@@ -78,14 +78,14 @@ async def test_the_podium_reaches_each_player_on_their_own_socket():
     )()
     sockets = [await open_socket("/ws/me/", user) for user in users]
     for socket in sockets:
-        assert (await socket.receive_json_from(timeout=5))["type"] == "invitations"
+        assert (await socket.receive_json_from(timeout=WAIT))["type"] == "invitations"
     arena = await sync_to_async(finished_arena)(users)
     ranks = await sync_to_async(
         lambda: dict(ArenaPlayer.objects.filter(arena=arena).values_list("user__username", "rank"))
     )()
     podium = sorted(ranks, key=ranks.get)[:3]
     for user, socket in zip(users, sockets, strict=True):
-        frame = await socket.receive_json_from(timeout=5)
+        frame = await socket.receive_json_from(timeout=WAIT)
         assert frame["type"] == "arena_over"
         url = f"/arenas/{arena.pk}/"
         assert frame["arena"] == {"id": arena.pk, "name": "Test arena", "url": url}

@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async as sync_to_async
 
 from games.table import play, seating
 from tests.accounts.factories import UserFactory
-from tests.games.live import open_socket, record_of, table_socket
+from tests.games.live import WAIT, open_socket, record_of, table_socket
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -27,7 +27,7 @@ async def refused(socket, message, code: str) -> dict:
         await socket.send_to(text_data=message)
     else:
         await socket.send_json_to(message)
-    frame = await socket.receive_json_from(timeout=5)
+    frame = await socket.receive_json_from(timeout=WAIT)
     assert frame["type"] == "error", frame
     assert frame["code"] == code, frame
     assert frame["message"]
@@ -145,7 +145,7 @@ async def test_an_action_on_a_stale_count_is_refused_then_the_state_follows():
         {"type": "act", "action": views[turn]["legal_actions"][0], "count": 5},
         "stale",
     )
-    state = await sockets[turn].receive_json_from(timeout=5)
+    state = await sockets[turn].receive_json_from(timeout=WAIT)
     assert state["type"] == "state" and state["count"] == 0
     assert await record_of(table_id) == before
     await close(*sockets)
@@ -154,9 +154,9 @@ async def test_an_action_on_a_stale_count_is_refused_then_the_state_follows():
 @pytest.mark.asyncio
 async def test_an_unknown_table_gets_an_error_and_the_socket_closes():
     socket = await open_socket("/ws/tables/987654/", await sync_to_async(UserFactory)())
-    frame = await socket.receive_json_from(timeout=5)
+    frame = await socket.receive_json_from(timeout=WAIT)
     assert (frame["type"], frame["code"]) == ("error", "unknown_table")
-    assert (await socket.receive_output(timeout=5))["code"] == 4404
+    assert (await socket.receive_output(timeout=WAIT))["code"] == 4404
 
 
 @pytest.mark.asyncio
@@ -178,9 +178,9 @@ async def test_spectators_and_anonymous_visitors_watch_but_never_act():
 async def test_without_guests_anonymous_sockets_are_turned_away_and_spectators_see_no_game():
     table_id, _users, sockets, _views, _turn = await setup(guests=False)
     anonymous = await open_socket(f"/ws/tables/{table_id}/")
-    frame = await anonymous.receive_json_from(timeout=5)
+    frame = await anonymous.receive_json_from(timeout=WAIT)
     assert (frame["type"], frame["code"]) == ("error", "login_required")
-    assert (await anonymous.receive_output(timeout=5))["code"] == 4403
+    assert (await anonymous.receive_output(timeout=WAIT))["code"] == 4403
     spectator, first = await table_socket(table_id, await sync_to_async(UserFactory)())
     assert first["game"]["view"] is None and first["chat"] == []
     await close(spectator, *sockets)
@@ -195,5 +195,5 @@ async def test_a_socket_from_a_foreign_origin_is_refused():
     socket = WebsocketCommunicator(
         application, "/ws/lobby/", headers=[(b"origin", b"http://evil.example")]
     )
-    connected, _ = await socket.connect(timeout=5)
+    connected, _ = await socket.connect(timeout=WAIT)
     assert not connected

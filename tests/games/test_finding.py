@@ -23,7 +23,7 @@ from games.table.record import game_state
 from games.table.refusals import TableError
 from rankings.models import GameResult
 from tests.accounts.factories import UserFactory
-from tests.games.live import open_socket, robots_play_first, session_cookie, table_socket
+from tests.games.live import WAIT, open_socket, robots_play_first, session_cookie, table_socket
 from tests.games.test_socket_faults import current
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -313,7 +313,7 @@ async def test_a_hint_is_refused_at_a_table_with_people_and_given_in_practice(se
     for socket in sockets:
         state = await current(socket)
         await socket.send_json_to({"type": "hint"})
-        error = await socket.receive_json_from(timeout=5)
+        error = await socket.receive_json_from(timeout=WAIT)
         assert error["type"] == "error" and error["request"] == "hint"
         assert error["message"] == "Hints are given at practice tables only, against robots."
     assert state["count"] == (await current(sockets[0]))["count"]  # nothing changed
@@ -332,7 +332,7 @@ async def test_a_hint_is_refused_at_a_table_with_people_and_given_in_practice(se
     hint.HINT_BUDGET_MS = 50.0
     try:
         await socket.send_json_to({"type": "hint"})
-        while (frame := await socket.receive_json_from(timeout=10))["type"] != "hint":
+        while (frame := await socket.receive_json_from(timeout=WAIT))["type"] != "hint":
             pass
     finally:
         hint.HINT_BUDGET_MS = original
@@ -350,16 +350,16 @@ async def test_an_invitation_reaches_the_invited_players_own_socket_at_once():
         lambda: (UserFactory(chips=1000), UserFactory(chips=1000))
     )()
     me = await open_socket("/ws/me/", bruno)
-    assert await me.receive_json_from(timeout=5) == {"type": "invitations", "count": 0}
+    assert await me.receive_json_from(timeout=WAIT) == {"type": "invitations", "count": 0}
     table = await sync_to_async(seating.table_create)(
         master=alicia, options={"variant": "habanero", "private": True}
     )
     await sync_to_async(seating.table_invite)(
         table_id=table.pk, user=alicia, username=bruno.username
     )
-    assert await me.receive_json_from(timeout=5) == {"type": "invitations", "count": 1}
+    assert await me.receive_json_from(timeout=WAIT) == {"type": "invitations", "count": 1}
     await sync_to_async(seating.table_sit)(table_id=table.pk, user=bruno)
-    assert await me.receive_json_from(timeout=5) == {"type": "invitations", "count": 0}
+    assert await me.receive_json_from(timeout=WAIT) == {"type": "invitations", "count": 0}
     rows = await sync_to_async(
         lambda: people.table_invitations(table=table, seats=list(table.seats.all()))
     )()
@@ -427,12 +427,12 @@ async def test_the_lobby_is_told_as_someone_starts_and_stops_watching():
         master=alicia, options={"variant": "habanero"}
     )
     lobby = await open_socket("/ws/lobby/")
-    assert (await lobby.receive_json_from(timeout=5))["tables"][0]["watchers"] == 0
+    assert (await lobby.receive_json_from(timeout=WAIT))["tables"][0]["watchers"] == 0
     watcher = (await table_socket(table.pk, bruno))[0]
-    frame = await lobby.receive_json_from(timeout=5)
+    frame = await lobby.receive_json_from(timeout=WAIT)
     assert frame["type"] == "table" and frame["table"]["watchers"] == 1
     await watcher.disconnect()
-    frame = await lobby.receive_json_from(timeout=5)
+    frame = await lobby.receive_json_from(timeout=WAIT)
     assert frame["type"] == "table" and frame["table"]["watchers"] == 0
     # The player seated there is no watcher.
     player = (await table_socket(table.pk, alicia))[0]
@@ -448,10 +448,10 @@ async def test_the_invited_players_lobby_marks_the_table_at_once():
         master=alicia, options={"variant": "habanero", "private": True}
     )
     lobby = await open_socket("/ws/lobby/", bruno)
-    assert (await lobby.receive_json_from(timeout=5))["tables"] == []  # not theirs to see
+    assert (await lobby.receive_json_from(timeout=WAIT))["tables"] == []  # not theirs to see
     invite = sync_to_async(seating.table_invite)
     await invite(table_id=table.pk, user=alicia, username=bruno.username)
-    frame = await lobby.receive_json_from(timeout=5)
+    frame = await lobby.receive_json_from(timeout=WAIT)
     assert frame["type"] == "table" and frame["table"]["id"] == table.pk
     assert frame["table"]["invited"] is True
     await lobby.disconnect()

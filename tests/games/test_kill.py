@@ -20,7 +20,7 @@ from games.engine import from_record
 from games.models import Game
 from games.table import play
 from games.table.record import game_record
-from tests.games.live import game_of, session_cookie
+from tests.games.live import WAIT, game_of, session_cookie
 from tests.games.test_live_play import seated_table
 
 pytestmark = [
@@ -88,7 +88,7 @@ async def play_to_the_end(client: TableClient) -> dict:
 async def until_count(client: TableClient, count: int) -> None:
     """Read frames until the client's state has `count` actions."""
     while client.count < count:
-        await client.receive(timeout=10)
+        await client.receive(timeout=WAIT)
 
 
 def test_killed_daphne_restarts_clients_reconnect_the_pending_timer_fires(celery_beat, tmp_path):
@@ -112,7 +112,7 @@ def test_killed_daphne_restarts_clients_reconnect_the_pending_timer_fires(celery
                     await until_count(client, played)
                 # A timeout may have played on meanwhile: both seats see the same position.
                 while len({c.state["version"] for c in clients}) > 1:
-                    await min(clients, key=lambda c: c.state["version"]).receive(timeout=10)
+                    await min(clients, key=lambda c: c.state["version"]).receive(timeout=WAIT)
             return clients[0].count
 
         count = asyncio.run(first_half())
@@ -122,7 +122,7 @@ def test_killed_daphne_restarts_clients_reconnect_the_pending_timer_fires(celery
         process.wait(10)
 
         # Nobody is connected and no daphne runs: the worker still plays the timed-out move.
-        deadline = time.monotonic() + MOVE_TIME + 20
+        deadline = time.monotonic() + MOVE_TIME + WAIT
         while game_of(table.pk).action_count == count:
             assert time.monotonic() < deadline, (tmp_path / "celery.log").read_text()[-3000:]
             time.sleep(0.2)

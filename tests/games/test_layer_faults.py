@@ -20,7 +20,7 @@ from games.models import TableSocket
 from games.table import play, seating
 from games.table.record import game_state
 from tests.accounts.factories import UserFactory
-from tests.games.live import game_of, table_socket
+from tests.games.live import WAIT, game_of, table_socket
 from tute_site.settings import redis_channel_layer
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -94,9 +94,9 @@ async def test_a_socket_whose_redis_went_away_closes_cleanly_and_its_player_coun
     await sync_to_async(play.game_act)(
         table_id=table.pk, user=users[seat], action=action, count=first["count"]
     )
-    closed = await socket.receive_output(timeout=5)
+    closed = await socket.receive_output(timeout=WAIT)
     while closed["type"] != "websocket.close":
-        closed = await socket.receive_output(timeout=5)
+        closed = await socket.receive_output(timeout=WAIT)
     assert closed["code"] == CLOSE_LAYER_LOST
     # Written down in the background: the player has no socket left.
     for _ in range(50):
@@ -105,7 +105,7 @@ async def test_a_socket_whose_redis_went_away_closes_cleanly_and_its_player_coun
         await asyncio.sleep(0.1)
     assert not await sync_to_async(TableSocket.objects.filter(user=users[1]).exists)()
     assert not server.SOCKETS
-    await socket.wait(timeout=5)  # the consumer has returned
+    await socket.wait(timeout=WAIT)  # the consumer has returned
 
 
 async def _a_move_reaches(socket, table_id: int, users, count: int) -> None:
@@ -113,7 +113,7 @@ async def _a_move_reaches(socket, table_id: int, users, count: int) -> None:
     await sync_to_async(play.game_act)(
         table_id=table_id, user=users[seat], action=action, count=count
     )
-    pushed = await socket.receive_json_from(timeout=5)
+    pushed = await socket.receive_json_from(timeout=WAIT)
     assert pushed["count"] == count + 1 and pushed["event"]["kind"] == "act"
 
 
@@ -136,7 +136,7 @@ async def test_when_redis_comes_back_empty_every_socket_joins_its_groups_again(
     await connection.delete(*keys)
     assert await server.layer_lost_data() is True
     assert await server.rejoin_all() == 1
-    frame = await socket.receive_json_from(timeout=5)
+    frame = await socket.receive_json_from(timeout=WAIT)
     assert frame["type"] == "state" and frame["event"] is None
     # Joined again: the next move's push reaches the socket.
     await _a_move_reaches(socket, table.pk, users, frame["count"])
@@ -168,7 +168,7 @@ async def test_when_redis_was_unreachable_every_socket_reads_the_state_again(
     assert await server.layer_lost_data() is True
     assert await server.layer_lost_data() is False  # once
     assert await server.rejoin_all() == 1
-    frame = await socket.receive_json_from(timeout=5)
+    frame = await socket.receive_json_from(timeout=WAIT)
     assert frame["type"] == "state" and frame["event"] is None
     await _a_move_reaches(socket, table.pk, users, frame["count"])
     await socket.disconnect()

@@ -34,7 +34,7 @@ from games.models import Game
 from games.table import play, seating
 from games.templatetags.cards import card_label
 from tests.accounts.factories import UserFactory
-from tests.games.live import card_codes, record_of, table_socket
+from tests.games.live import WAIT, card_codes, record_of, table_socket
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -162,7 +162,7 @@ class Viewer:
         """Frames up to the next `state` or `update`, merged into the viewer's state; all of
         them kept for the scan."""
         while True:
-            frame = await self.socket.receive_json_from(timeout=10)
+            frame = await self.socket.receive_json_from(timeout=WAIT)
             self.frames.append(frame)
             if frame["type"] == "state":
                 self.state = frame

@@ -13,7 +13,7 @@ from bench.client import merged
 from games.models import Game, GameSeat, Table
 from games.table import seating
 from tests.accounts.factories import UserFactory
-from tests.games.live import check_frame, record_of, table_socket
+from tests.games.live import WAIT, check_frame, record_of, table_socket
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -29,7 +29,9 @@ def seated_table(options: dict, players: int) -> tuple[Table, list]:
 async def receive_all(sockets: dict, table_id: int, states: dict | None = None) -> dict:
     """One frame per socket, each checked against the engine's view of the stored record;
     merged into `states`, each seat's state before them, when given (as a client does)."""
-    frames = {seat: await socket.receive_json_from(timeout=10) for seat, socket in sockets.items()}
+    frames = {
+        seat: await socket.receive_json_from(timeout=WAIT) for seat, socket in sockets.items()
+    }
     # Read after the frames came: they are pushed once the change is committed.
     record = await record_of(table_id)
     for seat, frame in frames.items():

@@ -33,6 +33,24 @@ def test_a_move_waiting_for_the_lock_sees_the_move_made_meanwhile_and_is_stale()
     seat = game_state(game=game).to_move
     first, second = game_state(game=game).legal_actions()[seat][:2]
     holding = threading.Event()
+    failed: list[BaseException] = []
+
+    def waits_behind_us(bound: float = 60) -> None:
+        """Return once another session waits for a lock this one holds: the main thread's
+        move is queued behind the table's lock (a bound, not a measure)."""
+        deadline = time.monotonic() + bound
+        with connection.cursor() as cursor:
+            while time.monotonic() < deadline:
+                # pg_stat_activity is read once a transaction unless its snapshot is cleared.
+                cursor.execute("SELECT pg_stat_clear_snapshot()")
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))"
+                )
+                if cursor.fetchone()[0]:
+                    return
+                time.sleep(0.02)
+        raise AssertionError("the main thread's move never waited for the table's lock")
 
     def the_other_process() -> None:
         # Takes the table's lock, waits until the main thread's move is queued behind it,
@@ -41,20 +59,23 @@ def test_a_move_waiting_for_the_lock_sees_the_move_made_meanwhile_and_is_stale()
             with transaction.atomic():
                 Table.objects.select_for_update().get(pk=table.pk)
                 holding.set()
-                time.sleep(1.0)
+                waits_behind_us()
                 play.game_act(
                     table_id=table.pk, user=users[seat], action=first.to_dict(), count=count
                 )
+        except BaseException as error:
+            failed.append(error)
         finally:
             connection.close()
 
     other = threading.Thread(target=the_other_process)
     other.start()
-    assert holding.wait(10)
+    assert holding.wait(60)
     # From the same screen (the same count): it must wait, then find the game moved on.
     with pytest.raises(TableError) as refused:
         play.game_act(table_id=table.pk, user=users[seat], action=second.to_dict(), count=count)
-    other.join(10)
+    other.join(60)
+    assert not failed, failed
     assert refused.value.code == "stale"
     record = game_record(game=Game.objects.get(pk=game.pk))
     assert Game.objects.get(pk=game.pk).action_count == count + 1

@@ -11,7 +11,7 @@ from django.utils import timezone
 from accounts.services import user_mute, user_unmute
 from games.table import seating
 from tests.accounts.factories import ModeratorFactory, UserFactory
-from tests.games.live import table_socket
+from tests.games.live import WAIT, table_socket
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +38,10 @@ async def test_a_mute_reaches_the_muted_players_socket_only_and_the_page_reads_i
 
     until = (timezone.now() + timedelta(hours=1)).replace(microsecond=0)
     await sync_to_async(user_mute)(user=beto, moderator=mod, until=until, reason="Insults")
-    assert await beto_socket.receive_json_from(timeout=5) == {"type": "mute", "table_id": table.pk}
+    assert await beto_socket.receive_json_from(timeout=WAIT) == {
+        "type": "mute",
+        "table_id": table.pk,
+    }
     assert await ana_socket.receive_nothing(timeout=0.5)
     assert await sync_to_async(mute_of)(beto) == {
         "until": until.isoformat().replace("+00:00", "Z"),
@@ -46,11 +49,14 @@ async def test_a_mute_reaches_the_muted_players_socket_only_and_the_page_reads_i
     }
 
     await beto_socket.send_json_to({"type": "chat", "text": "hola"})
-    error = await beto_socket.receive_json_from(timeout=5)
+    error = await beto_socket.receive_json_from(timeout=WAIT)
     assert (error["type"], error["code"]) == ("error", "muted")
 
     await sync_to_async(user_unmute)(user=beto, moderator=mod)
-    assert await beto_socket.receive_json_from(timeout=5) == {"type": "mute", "table_id": table.pk}
+    assert await beto_socket.receive_json_from(timeout=WAIT) == {
+        "type": "mute",
+        "table_id": table.pk,
+    }
     assert await sync_to_async(mute_of)(beto) == {"until": None, "reason": ""}
     for socket in (ana_socket, beto_socket):
         await socket.disconnect()

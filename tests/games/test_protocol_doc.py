@@ -16,7 +16,7 @@ from games.table import seating
 from games.table.people import invitation_decline
 from tests.accounts.factories import ModeratorFactory, UserFactory
 from tests.games.arenas import finished_arena
-from tests.games.live import open_socket, robots_play_first, table_socket
+from tests.games.live import WAIT, open_socket, robots_play_first, table_socket
 from tests.games.test_socket_faults import current, move, next_push
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -75,8 +75,8 @@ async def real_frames() -> dict[str, dict]:
     table = await sync_to_async(seating.table_create)(
         master=alice, options={"variant": "tute", "players": 2, "stake": 10}
     )
-    frames = {"tables": await lobby.receive_json_from(timeout=5)}
-    frames["table"] = await lobby.receive_json_from(timeout=5)
+    frames = {"tables": await lobby.receive_json_from(timeout=WAIT)}
+    frames["table"] = await lobby.receive_json_from(timeout=WAIT)
     sockets = [(await table_socket(table.pk, user))[0] for user in (alice, bob)]
     await sockets[1].send_json_to({"type": "sit", "seat": 1})
     await current(sockets[0])
@@ -89,33 +89,33 @@ async def real_frames() -> dict[str, dict]:
     frames["update"] = (await move(sockets))[0]
     frames["state"] = await current(sockets[0])
     await sockets[1].send_json_to({"type": "chat", "text": "hola"})
-    while (frame := await sockets[1].receive_json_from(timeout=5))["type"] != "chat":
+    while (frame := await sockets[1].receive_json_from(timeout=WAIT))["type"] != "chat":
         pass
     frames["chat"] = frame
     await sockets[1].send_json_to({"type": "start"})
-    frames["error"] = await sockets[1].receive_json_from(timeout=5)
+    frames["error"] = await sockets[1].receive_json_from(timeout=WAIT)
     await sockets[0].send_json_to({"type": "cancel"})
     frames["cancel"] = (await next_push(sockets[0]))["game"]["cancel"]
     moderator = await sync_to_async(ModeratorFactory)()
     until = timezone.now() + timedelta(minutes=10)
     await sync_to_async(user_mute)(user=bob, moderator=moderator, until=until, reason="spam")
-    while (frame := await sockets[1].receive_json_from(timeout=5))["type"] != "mute":
+    while (frame := await sockets[1].receive_json_from(timeout=WAIT))["type"] != "mute":
         pass
     frames["mute"] = frame
     alone = await sync_to_async(seating.table_create)(
         master=await sync_to_async(UserFactory)(), options={"variant": "habanero"}
     )
     await sync_to_async(seating.table_stand)(table_id=alone.pk, user=alone.master)
-    while (frame := await lobby.receive_json_from(timeout=5))["type"] != "table_closed":
+    while (frame := await lobby.receive_json_from(timeout=WAIT))["type"] != "table_closed":
         pass
     frames["table_closed"] = frame
     player = await open_socket("/ws/lobby/", await sync_to_async(UserFactory)())
     await player.send_json_to({"type": "play_now", "variant": "habanero", "stake": 0})
-    while (frame := await player.receive_json_from(timeout=5))["type"] != "seated":
+    while (frame := await player.receive_json_from(timeout=WAIT))["type"] != "seated":
         pass
     frames["seated"] = frame
     me = await open_socket("/ws/me/", bob)
-    frames["invitations"] = await me.receive_json_from(timeout=5)
+    frames["invitations"] = await me.receive_json_from(timeout=WAIT)
     host, invited = await sync_to_async(lambda: (UserFactory(), UserFactory()))()
     hosting = await open_socket("/ws/me/", host)
     hosted = await sync_to_async(seating.table_create)(master=host, options={"variant": "habanero"})
@@ -124,7 +124,7 @@ async def real_frames() -> dict[str, dict]:
     )
     invitation = await sync_to_async(lambda: invited.table_invitations.get())()
     await sync_to_async(invitation_decline)(user=invited, invitation_id=invitation.pk)
-    while (frame := await hosting.receive_json_from(timeout=5))["type"] != "invitation_declined":
+    while (frame := await hosting.receive_json_from(timeout=WAIT))["type"] != "invitation_declined":
         pass
     frames["invitation_declined"] = frame
     practice = await sync_to_async(seating.table_practice)(
@@ -133,7 +133,7 @@ async def real_frames() -> dict[str, dict]:
     await sync_to_async(robots_play_first)(practice.pk)
     hint = (await table_socket(practice.pk, bob))[0]
     await hint.send_json_to({"type": "hint"})
-    while (frame := await hint.receive_json_from(timeout=10))["type"] != "hint":
+    while (frame := await hint.receive_json_from(timeout=WAIT))["type"] != "hint":
         pass
     frames["hint"] = frame
     finished = await sync_to_async(finished_arena)(

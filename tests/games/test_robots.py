@@ -16,7 +16,7 @@ from games.table.record import game_record
 from rankings.models import GameResultSeat, XpEvent
 from rankings.selectors import chips_balance
 from tests.accounts.factories import UserFactory
-from tests.games.live import check_frame, game_of, record_of, table_socket
+from tests.games.live import WAIT, check_frame, game_of, record_of, table_socket
 from tests.games.test_live_play import seated_table
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -161,7 +161,7 @@ async def test_a_disconnect_hands_the_seat_to_a_robot_and_a_reconnect_takes_it_b
         sockets[seat], first = await table_socket(table.pk, users[seat])
         check_frame(first, await record_of(table.pk), seat)
     await sockets[away].disconnect()
-    frame = await sockets[stays].receive_json_from(timeout=5)
+    frame = await sockets[stays].receive_json_from(timeout=WAIT)
     assert frame["event"] == {"kind": "away", "by": users[away].username, "seat": away}
     seat_info = frame["game"]["seats"][away]
     assert seat_info["away"] and seat_info["robot"] == "heuristic"
@@ -171,7 +171,7 @@ async def test_a_disconnect_hands_the_seat_to_a_robot_and_a_reconnect_takes_it_b
     count = frame["count"]
     game = await sync_to_async(current)(table.pk)
     await sync_to_async(sweep_at)(game)
-    frame = await sockets[stays].receive_json_from(timeout=5)
+    frame = await sockets[stays].receive_json_from(timeout=WAIT)
     assert frame["count"] == count + 1
     assert frame["event"]["robot"] == "heuristic" and frame["event"]["action"]["seat"] == away
     played_for = frame["event"]["action"]
@@ -179,7 +179,7 @@ async def test_a_disconnect_hands_the_seat_to_a_robot_and_a_reconnect_takes_it_b
     # Back within the grace period: the seat is theirs again, where it stands.
     sockets[away], first = await table_socket(table.pk, users[away])
     check_frame(first, await record_of(table.pk), away)
-    frame = await sockets[stays].receive_json_from(timeout=5)
+    frame = await sockets[stays].receive_json_from(timeout=WAIT)
     assert frame["event"] == {"kind": "back", "by": users[away].username, "seat": away}
     assert frame["game"]["seats"][away] == {
         "seat": away,

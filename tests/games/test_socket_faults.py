@@ -10,7 +10,7 @@ from django.db import OperationalError
 from games import push
 from games.table import play, seating
 from tests.accounts.factories import UserFactory
-from tests.games.live import record_of, table_socket
+from tests.games.live import WAIT, record_of, table_socket
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -27,9 +27,9 @@ async def started_game():
     guest_socket, _ = await table_socket(table.pk, guest)
     await guest_socket.send_json_to({"type": "sit", "seat": 1})
     for socket in (master_socket, guest_socket):
-        await socket.receive_json_from(timeout=5)
+        await socket.receive_json_from(timeout=WAIT)
     await master_socket.send_json_to({"type": "start"})
-    frames = [await s.receive_json_from(timeout=5) for s in (master_socket, guest_socket)]
+    frames = [await s.receive_json_from(timeout=WAIT) for s in (master_socket, guest_socket)]
     return table, (master_socket, guest_socket), frames
 
 
@@ -48,7 +48,7 @@ async def test_a_service_that_fails_answers_busy_keeps_the_socket_open_and_chang
     monkeypatch.setattr(play, "apply", broken)
     action = frame["game"]["view"]["legal_actions"][0]
     await mover.send_json_to({"type": "act", "action": action, "count": frame["count"]})
-    error = await mover.receive_json_from(timeout=5)
+    error = await mover.receive_json_from(timeout=WAIT)
     assert error["type"] == "error" and error["code"] == "busy" and error["request"] == "act"
     assert "try again" in error["message"]
     assert error["version"] == frame["version"] and error["count"] == frame["count"]
@@ -58,7 +58,7 @@ async def test_a_service_that_fails_answers_busy_keeps_the_socket_open_and_chang
     monkeypatch.undo()
     await mover.send_json_to({"type": "act", "action": action, "count": frame["count"]})
     for socket in sockets:
-        pushed = await socket.receive_json_from(timeout=5)
+        pushed = await socket.receive_json_from(timeout=WAIT)
         assert pushed["event"]["action"] == action and pushed["count"] == frame["count"] + 1
         assert pushed["version"] == frame["version"] + 1
     for socket in sockets:
@@ -103,7 +103,7 @@ async def test_a_database_fault_is_tried_again_or_refused_never_half_done(
     monkeypatch.setattr(play, "apply", failing_once)
     action = frame["game"]["view"]["legal_actions"][0]
     await mover.send_json_to({"type": "act", "action": action, "count": frame["count"]})
-    answer = await mover.receive_json_from(timeout=5)
+    answer = await mover.receive_json_from(timeout=WAIT)
     record = await record_of(table.pk)
     applied = sum(len(deal["actions"]) for deal in record["deals"])
     if retried:
@@ -114,7 +114,7 @@ async def test_a_database_fault_is_tried_again_or_refused_never_half_done(
         # It may have dropped during the commit: refused, and the player sends it again.
         assert answer["type"] == "error" and answer["code"] == "busy" and applied == 0
         await mover.send_json_to({"type": "act", "action": action, "count": frame["count"]})
-        assert (await mover.receive_json_from(timeout=5))["event"]["action"] == action
+        assert (await mover.receive_json_from(timeout=WAIT))["event"]["action"] == action
     for socket in sockets:
         await socket.disconnect()
 
@@ -122,7 +122,7 @@ async def test_a_database_fault_is_tried_again_or_refused_never_half_done(
 async def next_push(socket) -> dict:
     """The next update pushed to `socket` by a change."""
     while True:
-        frame = await socket.receive_json_from(timeout=5)
+        frame = await socket.receive_json_from(timeout=WAIT)
         if frame["type"] == "update":
             return frame
 
@@ -130,7 +130,7 @@ async def next_push(socket) -> dict:
 async def current(socket) -> dict:
     await socket.send_json_to({"type": "sync"})
     while True:
-        frame = await socket.receive_json_from(timeout=5)
+        frame = await socket.receive_json_from(timeout=WAIT)
         if frame["type"] == "state" and frame["event"] is None:
             return frame
 

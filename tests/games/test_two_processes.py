@@ -1,6 +1,7 @@
 """Two daphne processes on one Redis serve the two players of one table, each player on a
 different process, with real WebSocket clients; the game goes on to the end of a deal."""
 
+import asyncio
 import random
 
 import pytest
@@ -11,9 +12,26 @@ from bench.processes import child_env, database_url, running_daphne
 from games.models import GameSeat
 from games.table import seating
 from tests.accounts.factories import UserFactory
-from tests.games.live import check_frame, record_of, session_cookie
+from tests.games.live import WAIT, check_frame, record_of, session_cookie
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+# A bound, not a measure (as `WAIT`): the first socket of a fresh daphne, under a full run's
+# load, may take more than the client's 10 s to open and to get its first frame.
+CONNECT_SECONDS = 60
+
+
+async def reach_count(player: TableClient, count: int, seat: int) -> dict:
+    """The player's state once it shows `count` actions: every frame until then is read
+    (an update, a whole state after a gap or a rejoin), however late it comes."""
+    try:
+        async with asyncio.timeout(WAIT):
+            while player.state is None or player.count < count:
+                await player.receive_state()
+    except TimeoutError:
+        seen = player.count if player.state else None
+        raise AssertionError(f"seat {seat} never saw action {count} (it saw {seen})") from None
+    return player.state
 
 
 def running_habanero() -> tuple[int, list[str]]:
@@ -27,22 +45,28 @@ async def play_a_deal(urls: list[str], table_id: int, sessions: list[str]) -> in
     """Player n connects to urls[n]; the master starts; random legal actions until the deal
     ends, every frame checked against the engine's view of the stored record."""
     players = [
-        await TableClient.open(url, table_id, s) for url, s in zip(urls, sessions, strict=True)
+        await TableClient.open(url, table_id, s, open_timeout=CONNECT_SECONDS)
+        for url, s in zip(urls, sessions, strict=True)
     ]
     assert [p.state["you"]["seat"] for p in players] == [0, 1]
     await players[0].send({"type": "start"})
-    for player in players:
-        assert (await player.receive_state())["event"]["kind"] == "start"
+    for seat, player in enumerate(players):
+        async with asyncio.timeout(WAIT):
+            while player.state["game"] is None:
+                await player.receive_state()
+        assert player.state["event"]["kind"] == "start", (seat, player.state["event"])
     rng = random.Random(7)
     moves = 0
     while players[0].view["phase"] != "done":
         choices = [(p, a) for p in players for a in p.view["legal_actions"]]
         player, action = rng.choice(choices)
+        count = player.count + 1
         await player.act(action)
-        frames = [await p.receive_state() for p in players]
+        # Each seat's state once it has the move, however many frames that takes.
+        states = [await reach_count(p, count, seat) for seat, p in enumerate(players)]
         record = await record_of(table_id)
-        for seat, frame in enumerate(frames):
-            check_frame(frame, record, seat)
+        for seat, state in enumerate(states):
+            check_frame(state, record, seat)
         moves += 1
     for player in players:
         await player.close()
