@@ -18,7 +18,9 @@ games of habanero and of 4-player pairs, every decision of the hard robot timed 
 wall clock: median, 95th percentile and slowest. A quick look, not the official figure
 (that one needs the machine to itself and hundreds of games).
 
-    python -m bench.solver_bench [--endgames 200] [--think-games 2] [--no-think]
+    python -m bench.solver_bench [--endgames 200] [--think-games 2] [--level hard] [--no-think]
+
+``--endgames 0 --think-games 5`` times the think time alone.
 """
 
 from __future__ import annotations
@@ -171,8 +173,9 @@ def main() -> None:
     parser.add_argument("--level", default="hard", choices=["hard", "expert"])
     parser.add_argument("--no-think", action="store_true")
     args = parser.parse_args()
-    for line in solver_bench(args.endgames):
-        print(json.dumps(line))
+    if args.endgames:
+        for line in solver_bench(args.endgames):
+            print(json.dumps(line))
     if not args.no_think and args.think_games:
         for line in think_bench(args.think_games, args.level):
             print(json.dumps(line))

@@ -216,27 +216,35 @@ class _Search:
         count_points = core.count_points
         moment_seats = core.moment_seats
         sing_after = core.sing_after
+        plain = carry is None  # no carried points: a trick with cards left ends nothing
         nodes = 0
 
+        # What only a cante, a tute or a capote decision changes, kept as one value: it is
+        # read again after each of them (see announce).
+        tag = (core.sung, core.sang, core.phase, core.capote_turn, core.capote_seat)
+        plain_key = n == 2 and not extra_bids and not extra_order
+
         def key_of(seat: int) -> tuple[Any, ...]:
-            key: tuple[Any, ...] = (
-                tuple(hands),
-                core.turn,
-                seat,
-                tuple(core.points),
-                core.sung,
-                core.sang,
-                core.moment,
-                core.phase,
-                core.capote_turn,
-                core.capote_seat,
-            )
+            if plain_key:
+                return (hands[0], hands[1], core.turn, seat, score[0], score[1], core.moment, tag)
+            key: tuple[Any, ...] = (tuple(hands), core.turn, seat, tuple(score), core.moment, tag)
             if extra_bids:
                 key += (tuple(core.tricks_won), core.bids)
             if extra_order:
                 last = core.last_win
                 key += (tuple(sorted(range(len(last)), key=last.__getitem__)),)
             return key
+
+        def announce(seat: int, code: int, alpha: float, beta: float) -> float:
+            # A cante, a tute or a capote decision, made and taken back on the core.
+            nonlocal tag
+            old = tag
+            make(seat, code)
+            tag = (core.sung, core.sang, core.phase, core.capote_turn, core.capote_seat)
+            value = lead(alpha, beta)
+            unmake()
+            tag = old
+            return value
 
         def prune(mask: int, hand: int, tmask: int) -> int:
             # Equivalent cards: of each run of pointless cards of a suit with no card of
@@ -388,8 +396,8 @@ class _Search:
             for code in moves:
                 if code < 40:
                     hands[seat] = hand ^ BIT[code]
-                    moment = core.moment
-                    core.moment = ()  # leading closes the moment to sing (§7)
+                    if moment:
+                        core.moment = ()  # leading closes the moment to sing (§7)
                     value = reply(
                         nxt,
                         SUIT_OF_BIT[code],
@@ -401,12 +409,11 @@ class _Search:
                         alpha,
                         beta,
                     )
-                    core.moment = moment
+                    if moment:
+                        core.moment = moment
                     hands[seat] = hand
                 else:
-                    make(seat, code)
-                    value = lead(alpha, beta)
-                    unmake()
+                    value = announce(seat, code, alpha, beta)
                 if maximize:
                     if value > best_value:
                         best_value, best = value, code
@@ -514,9 +521,7 @@ class _Search:
                     ws, wc = seat, code
                 else:
                     ws, wc = win_seat, win_card
-                if last:
-                    value = trick_won(ws, points + POINTS_OF[code], alpha, beta)
-                else:
+                if not last:
                     value = reply(
                         nxt,
                         led,
@@ -528,6 +533,27 @@ class _Search:
                         alpha,
                         beta,
                     )
+                elif hands[ws] and plain and core.capote_seat < 0:
+                    # trick_won's common case, inlined: the trick cannot end the deal.
+                    sd = side_of[ws]
+                    old_points = score[sd]
+                    if count_points:
+                        score[sd] = old_points + points + POINTS_OF[code]
+                    won[ws] += 1
+                    old_last = last_win[sd]
+                    ntricks = core.ntricks + 1
+                    core.ntricks = last_win[sd] = ntricks
+                    leader, turn, moment = core.leader, core.turn, core.moment
+                    core.leader = core.turn = ws
+                    core.moment = moment_seats[ws] if sing_after else ()
+                    value = lead(alpha, beta)
+                    core.leader, core.turn, core.moment = leader, turn, moment
+                    core.ntricks = ntricks - 1
+                    last_win[sd] = old_last
+                    won[ws] -= 1
+                    score[sd] = old_points
+                else:
+                    value = trick_won(ws, points + POINTS_OF[code], alpha, beta)
                 if maximize:
                     if value > best_value:
                         best_value = value
@@ -555,10 +581,7 @@ class _Search:
         def child(seat: int, code: int, alpha: float, beta: float) -> float:
             """The value after ``seat`` takes the action ``code``."""
             if code >= 40:
-                make(seat, code)
-                value = lead(alpha, beta)
-                unmake()
-                return value
+                return announce(seat, code, alpha, beta)
             hand = hands[seat]
             if not core.trick:
                 hands[seat] = hand ^ BIT[code]
