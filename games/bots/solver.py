@@ -164,9 +164,11 @@ class Solver:
         return out
 
     def table_for(self, context: tuple[Any, ...]) -> dict[tuple[Any, ...], Any]:
-        """The transposition table of one deal's context (trump suit, carry, bids)."""
+        """The transposition table of one deal's context (trump suit, carry, bids). One
+        context is kept at a time: a new deal's search starts a new table."""
         table = self.tables.get(context)
         if table is None:
+            self.tables.clear()
             table = self.tables[context] = {}
         elif len(table) > TABLE_LIMIT:
             table.clear()

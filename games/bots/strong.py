@@ -26,7 +26,9 @@ Exact play (:mod:`.solver`): in 2-player tute and habanero, once the stock is em
 card is known from the view, and the robot plays the solver's exact best from there (the
 capote decision and cantes included). Elsewhere, each playout stops once
 :data:`EXACT_CARDS` cards are left in hand (the stock empty) and the tricks left are solved
-exactly on that world, in place of the greedy rule. :meth:`StrongBot.evaluate` gives every
+exactly on that world, in place of the greedy rule; the solver searches on the bit-mask
+core (:mod:`.core`) and keeps its table and move history across the worlds and decisions
+of one deal. :meth:`StrongBot.evaluate` gives every
 candidate's expected result, for the analysis of finished games (:mod:`.analysis`).
 
 Announcements are not searched: tute, the exchange and cantes are always taken (each only
@@ -101,6 +103,7 @@ class StrongBot:
         self.exact_cards = exact_cards  # None: EXACT_CARDS for the table; 0: never
         self.endgame = endgame  # solve the 2-player endgame exactly once the stock is empty
         self._solver: Solver | None = None  # kept through one endgame: its table is reused
+        self._playout_solver: Solver | None = None  # the playouts' tails, kept likewise
         self.last_exact = False  # whether the last decision was solved exactly
 
     def exact_world(self, view: SeatView) -> GameState | None:
@@ -128,6 +131,17 @@ class StrongBot:
         solver = self._solver
         if solver is None or solver.side != side or solver.carry != carry:
             solver = self._solver = Solver(side, view.seat, carry)
+        return solver
+
+    def playout_solver(self, view: SeatView, carry: Any) -> Solver:
+        """The solver of the playouts' tails, kept from one decision to the next while the
+        seat and the carried points are the same: its table (one deal's, see
+        :meth:`.solver.Solver.table_for`) and its move history serve every world sampled."""
+        side = view.sides[view.seat]  # type: ignore[index]
+        carry = tuple(carry) if carry is not None else None
+        solver = self._playout_solver
+        if solver is None or (solver.side, solver.seat, solver.carry) != (side, view.seat, carry):
+            solver = self._playout_solver = Solver(side, view.seat, carry)
         return solver
 
     def choose(self, view: SeatView) -> Action:
@@ -208,8 +222,7 @@ class StrongBot:
         setup = _Setup(view, smart=self.playout == "smart")
         exact = EXACT_CARDS.get(view.players, 0) if self.exact_cards is None else self.exact_cards
         if exact:
-            side = view.sides[view.seat]  # type: ignore[index]
-            setup.solver = Solver(side, view.seat, setup.carry)
+            setup.solver = self.playout_solver(view, setup.carry)
             setup.exact = exact
         clock = time.perf_counter
         while True:

@@ -409,3 +409,13 @@ def test_a_cante_reaching_100_or_101_with_carried_points_in_the_core(total: int)
         if checked == 3:
             return
     raise AssertionError(f"only {checked} such cantes in the seeds tried")
+
+
+@pytest.mark.parametrize("name", ["games.bots.core", "games.bots.engine_solver"])
+def test_docstring_examples_run(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    assert result.attempted > 0
