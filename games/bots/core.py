@@ -248,7 +248,7 @@ class Core:
             raise ValueError("The search core holds a deal in play with nothing left to draw.")
         rules = state.rules
         core = cls.__new__(cls)
-        n = core.n = rules.players
+        core.n = rules.players
         core.sides = rules.sides
         core.side_of = tuple(state.side_of)
         core.moment_seats = tuple(state.moment_seats)
@@ -264,35 +264,63 @@ class Core:
         own = state.carry
         core.carry = tuple(own) if own is not None else carry
         core.hands = list(state.masks)
-        core.trick = state.trick
-        core.leader = state.leader
-        core.turn = state.turn
-        core.win_seat = state.win_seat if core.trick else -1
-        core.win_card = state.win_card if core.trick else -1
         core.points = state.points
         core.tricks_won = state.tricks_won
         core.last_win = state.last_win
-        core.ntricks = len(state.tricks)
-        core.sung = state.sung
-        core.sang = sum(1 << s for s, sang in enumerate(state.sang) if sang)
-        core.moment = tuple(state.moment)
-        core.phase = _PHASE_NAMES[state.phase]
-        core.capote_turn = state.capote_turn
-        core.capote_seat = -1 if state.capote_seat is None else state.capote_seat
-        core.capote_made = None
-        core.winner = None
-        core.last_trick = None
-        core.hand_scores = None
-        core.tute = None
         core.stack = []
-        assert n == len(core.hands)
-        if carry is not None and own is None and core.capote_seat < 0:
+        core._load(state, own is None)
+        return core
+
+    @staticmethod
+    def context(state: GameState, carry: tuple[int, ...] | None = None) -> tuple[Any, ...]:
+        """What a core's fixed part depends on: two states of one context can share a core
+        (:meth:`reload`)."""
+        own = state.carry
+        bids = state.bids
+        return (
+            state.rules,
+            state.trump,
+            tuple(own) if own is not None else carry,
+            tuple(bids) if bids is not None else None,
+        )
+
+    def reload(self, state: GameState) -> None:
+        """Hold ``state`` instead, a position of the same :meth:`context`: the lists are
+        filled in place, so a search holding them (the solver's) sees the new position."""
+        if not covers(state):
+            raise ValueError("The search core holds a deal in play with nothing left to draw.")
+        self.hands[:] = state.masks
+        self.points[:] = state.points
+        self.tricks_won[:] = state.tricks_won
+        self.last_win[:] = state.last_win
+        self.stack.clear()
+        self._load(state, state.carry is None)
+
+    def _load(self, state: GameState, carried_outside: bool) -> None:
+        self.trick = state.trick
+        self.leader = state.leader
+        self.turn = state.turn
+        self.win_seat = state.win_seat if self.trick else -1
+        self.win_card = state.win_card if self.trick else -1
+        self.ntricks = len(state.tricks)
+        self.sung = state.sung
+        self.sang = sum(1 << s for s, sang in enumerate(state.sang) if sang)
+        self.moment = tuple(state.moment)
+        self.phase = _PHASE_NAMES[state.phase]
+        self.capote_turn = state.capote_turn
+        self.capote_seat = -1 if state.capote_seat is None else state.capote_seat
+        self.capote_made = None
+        self.winner = None
+        self.last_trick = None
+        self.hand_scores = None
+        self.tute = None
+        carry = self.carry
+        if carry is not None and carried_outside and self.capote_seat < 0:
             # A sampled world holds no carried points: should they already put a player
             # over 100, the deal has ended, won by the first of them (§8).
-            over = [s for s in range(2) if carry[s] + core.points[s] > HABANERO_OVER]
+            over = [s for s in range(2) if carry[s] + self.points[s] > HABANERO_OVER]
             if over:
-                core._finish(over[0])
-        return core
+                self._finish(over[0])
 
     def snapshot(self) -> dict[str, Any]:
         """Every fact of the core as plain data, for the property test."""

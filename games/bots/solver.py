@@ -92,7 +92,7 @@ class _CoreBridge(EngineSolver):
 
     def _search(self, state: GameState, alpha: float, beta: float) -> tuple[float, Any]:
         if covers(state):
-            search = _Search(self.owner, Core.from_state(state, self.owner.carry))
+            _, search = self.owner._load(state)
             value = search.position(alpha, beta)
             self.owner.nodes += search.nodes()
             return value, None
@@ -138,27 +138,42 @@ class Solver:
         # Per trump suit: the history of leads, of replies that take the trick, of others.
         self.history: dict[int, tuple[list[list[float]], ...]] = {}
         self._bridge: _CoreBridge | None = None
+        self._cached: tuple[Any, Core, _Search] | None = None  # the last core and search
 
     def solve(self, state: GameState) -> tuple[float, Action | None]:
         """The exact value of ``state`` for the side and the best action of the seat to act
         (None when the deal is over)."""
         if not covers(state):
             return self._engine().solve(state)
-        core = Core.from_state(state, self.carry)
+        core, search = self._load(state)
         if core.phase == DONE:
             self.nodes += 1
             return core.value(self.side, self.seat, MARGIN_WEIGHT), None
         seat: int = core.acting()  # type: ignore[assignment]
-        search = _Search(self, core)
         value, code = search.root(seat)
         self.nodes += search.nodes()
         return value, to_action(seat, code)
+
+    def _load(self, state: GameState) -> tuple[Core, _Search]:
+        """A core holding ``state`` and its search: the last ones, reloaded, when the
+        position is of the same context (a robot's worlds and moves of one deal are)."""
+        context = Core.context(state, self.carry)
+        cached = self._cached
+        if cached is not None and cached[0] == context:
+            _, core, search = cached
+            core.reload(state)
+            search.reset()
+        else:
+            core = Core.from_state(state, self.carry)
+            search = _Search(self, core)
+            self._cached = (context, core, search)
+        return core, search
 
     def values(self, state: GameState, actions: list[Action]) -> list[float]:
         """The exact value of each of ``actions`` (all of the acting seat) from ``state``."""
         if not covers(state):
             return self._engine().values(state, actions)
-        search = _Search(self, Core.from_state(state, self.carry))
+        _, search = self._load(state)
         out = [search.child(a.seat, from_action(a), -INF, INF) for a in actions]
         self.nodes += search.nodes()
         return out
@@ -660,5 +675,11 @@ class _Search:
                 return reply(core.turn, led, win_seat, win_card, count, points, tmask, alpha, beta)
             return lead(alpha, beta)
 
-        self.root, self.child, self.position = root, child, position
+        def reset() -> None:
+            """The core holds a new position (Core.reload): count afresh, read its tag."""
+            nonlocal nodes, tag
+            nodes = 0
+            tag = (core.sung, core.sang, core.phase, core.capote_turn, core.capote_seat)
+
+        self.root, self.child, self.position, self.reset = root, child, position, reset
         self.nodes = lambda: nodes
