@@ -336,6 +336,20 @@ class _Search:
             # search would visit them.
             nonlocal nodes
             nodes += n + 1
+            if n == 2:
+                other = after[seat]
+                mine, theirs = hands[seat], hands[other]
+                card, reply_card = mine.bit_length() - 1, theirs.bit_length() - 1
+                points = POINTS_OF[card] + POINTS_OF[reply_card]
+                w = other if beats(reply_card, card, trump) else seat
+                hands[seat] = hands[other] = 0
+                moment = core.moment
+                take(w, points)
+                value = value_of(side, me, MARGIN_WEIGHT)
+                untake()
+                core.moment = moment
+                hands[seat], hands[other] = mine, theirs
+                return value
             saved = hands[:]
             card = saved[seat].bit_length() - 1
             win_seat, win_card, points = seat, card, POINTS_OF[card]
