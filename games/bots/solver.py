@@ -19,8 +19,9 @@ What one search gains from the last, kept in the solver between calls, so across
 worlds a robot samples for one decision and across the moves of one endgame:
 
 - a transposition table at the start of each trick, keyed by everything the rest of the
-  deal depends on (the hands, points, cantes, the moment to sing, capote, and the trump
-  suit and carried points, so that a table kept across deals stays sound);
+  deal depends on (the hands, points, cantes, the moment to sing, capote), one table per
+  deal context (trump suit, carried points, bids: :meth:`Solver.table_for`), so that it
+  stays sound for every world and move of the deal and starts afresh with the next;
 - a history of the moves that cut the search off, per seat and for leads and replies
   apart, which orders the moves of the next world before any of its own cuts are known;
 - cards that are equivalent are tried once: two cards of one suit worth no points (in
