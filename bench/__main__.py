@@ -5,7 +5,10 @@ same run: a fixed pure-Python workload (shuffle a 40-card deck, then pick and re
 at a time, as a random player would). A ratio moves only when our code does.
 
     python -m bench [--seconds S] [--arena-games N] [--moves N] [--no-live]
-                               [--only leaderboards]
+                               [--endgames N] [--think-games N] [--only leaderboards]
+
+The exact solver (bench/solver_bench.py) is timed on a fixed set of 200 endgames, the
+engine-walking solver of before against the one on the search core, in the same run.
 
 Live play (bench/live_bench.py) is timed against a real daphne over real WebSockets: from
 a card sent to the update received by every other seat of a 4-player table, median and 99th
@@ -245,6 +248,10 @@ def main() -> None:
     parser.add_argument("--only", choices=["leaderboards"], help="run only these benchmarks")
     parser.add_argument("--moves", type=int, default=200, help="live-play moves to time")
     parser.add_argument("--no-live", action="store_true", help="skip the live-play bench")
+    parser.add_argument("--endgames", type=int, default=200, help="0 skips the solver bench")
+    parser.add_argument(
+        "--think-games", type=int, default=2, help="hard-level games timed; 0 skips them"
+    )
     args = parser.parse_args()
     database_url = os.environ.get("BENCH_DATABASE_URL", "")
     if args.only == "leaderboards":
@@ -295,6 +302,15 @@ def main() -> None:
         result = strong_bench(table, args.seconds)
         result["ratio_to_baseline"] = round(result["playouts_per_s"] / base, 4)
         print(json.dumps(result))
+    from bench.solver_bench import solver_bench, think_bench
+
+    if args.endgames:
+        # Old solver against new on the same endgames, one after the other.
+        for line in solver_bench(args.endgames):
+            print(json.dumps(line))
+    if args.think_games:
+        for line in think_bench(args.think_games):
+            print(json.dumps(line))
     # The baseline again: how much the machine drifted during the run.
     print(json.dumps({"bench": "baseline-again", "plies_per_s": round(baseline(args.seconds))}))
 

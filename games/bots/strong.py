@@ -26,7 +26,9 @@ Exact play (:mod:`.solver`): in 2-player tute and habanero, once the stock is em
 card is known from the view, and the robot plays the solver's exact best from there (the
 capote decision and cantes included). Elsewhere, each playout stops once
 :data:`EXACT_CARDS` cards are left in hand (the stock empty) and the tricks left are solved
-exactly on that world, in place of the greedy rule. :meth:`StrongBot.evaluate` gives every
+exactly on that world, in place of the greedy rule; the solver searches on the bit-mask
+core (:mod:`.core`) and keeps its table and move history across the worlds and decisions
+of one deal. :meth:`StrongBot.evaluate` gives every
 candidate's expected result, for the analysis of finished games (:mod:`.analysis`).
 
 Announcements are not searched: tute, the exchange and cantes are always taken (each only
@@ -57,6 +59,7 @@ from games.engine.cards import POINTS_OF, SUIT_OF, SUITS
 from games.engine.inference import known_cards
 
 from .base import default_rng
+from .core import CAPOTE_NO, CAPOTE_YES, DONE, SING, TUTE_11, TUTE_12, covers
 from .heuristic import HeuristicBot, capote_is_sure, exchange_action, sing_action, tute_action
 from .knowledge import Knowledge, beats, trick_winner
 from .sampler import NoWorld, WorldSampler
@@ -76,6 +79,7 @@ class StrongBot:
     """PIMC search with a greedy playout; see the module's docstring."""
 
     name = "strong"
+    core_playouts = True  # play what follows the stock on the search core (False: engine)
 
     def __init__(
         self,
@@ -101,6 +105,7 @@ class StrongBot:
         self.exact_cards = exact_cards  # None: EXACT_CARDS for the table; 0: never
         self.endgame = endgame  # solve the 2-player endgame exactly once the stock is empty
         self._solver: Solver | None = None  # kept through one endgame: its table is reused
+        self._playout_solver: Solver | None = None  # the playouts' tails, kept likewise
         self.last_exact = False  # whether the last decision was solved exactly
 
     def exact_world(self, view: SeatView) -> GameState | None:
@@ -128,6 +133,17 @@ class StrongBot:
         solver = self._solver
         if solver is None or solver.side != side or solver.carry != carry:
             solver = self._solver = Solver(side, view.seat, carry)
+        return solver
+
+    def playout_solver(self, view: SeatView, carry: Any) -> Solver:
+        """The solver of the playouts' tails, kept from one decision to the next while the
+        seat and the carried points are the same: its table (one deal's, see
+        :meth:`.solver.Solver.table_for`) and its move history serve every world sampled."""
+        side = view.sides[view.seat]  # type: ignore[index]
+        carry = tuple(carry) if carry is not None else None
+        solver = self._playout_solver
+        if solver is None or (solver.side, solver.seat, solver.carry) != (side, view.seat, carry):
+            solver = self._playout_solver = Solver(side, view.seat, carry)
         return solver
 
     def choose(self, view: SeatView) -> Action:
@@ -208,8 +224,7 @@ class StrongBot:
         setup = _Setup(view, smart=self.playout == "smart")
         exact = EXACT_CARDS.get(view.players, 0) if self.exact_cards is None else self.exact_cards
         if exact:
-            side = view.sides[view.seat]  # type: ignore[index]
-            setup.solver = Solver(side, view.seat, setup.carry)
+            setup.solver = self.playout_solver(view, setup.carry)
             setup.exact = exact
         clock = time.perf_counter
         while True:
@@ -246,6 +261,10 @@ class StrongBot:
         solver = setup.solver
         exact = setup.exact
         while True:
+            if solver is not None and self.core_playouts and covers(game):
+                # Nothing left to draw: the rest is played on the search core (the same
+                # choices, the same random draws, the engine's rules: test_strong.py).
+                return self._core_playout(game, setup, state)
             if (
                 solver is not None
                 and not state.trick
@@ -280,6 +299,33 @@ class StrongBot:
             if done is not None:
                 return done
         return playout_value(game, setup)
+
+    def _core_playout(self, game: GameState, setup: _Setup, state: _Playout) -> float:
+        """:meth:`_playout` from a position the core holds, on the solver's own core: the
+        tail of :data:`EXACT_CARDS` cards is then solved on it without a copy."""
+        core, search = setup.solver._load(game)  # type: ignore[union-attr]
+        rng = self.rng
+        greedy = self.playout != "random"
+        eps = self.epsilon
+        exact = setup.exact
+        hands = core.hands
+        while core.phase != DONE:
+            if not core.trick and sum(h.bit_count() for h in hands) <= exact:
+                search.reset()
+                return search.position(-1e9, 1e9)  # the tricks left, double-dummy
+            seat: int = core.turn if core.trick else core.acting()  # type: ignore[assignment]
+            codes = core.legal(seat)
+            if len(codes) == 1:
+                code = codes[0]
+            elif not greedy or (eps and rng.random() < eps):
+                code = codes[rng.randrange(len(codes))]
+            else:
+                code = greedy_code(codes, seat, state)
+            core.make(seat, code)
+            done = state.after_code(seat, code, core.points)
+            if done is not None:
+                return done
+        return core.value(setup.side, setup.seat, MARGIN_WEIGHT)
 
 
 def _lead(ahead: list[float], behind: list[float]) -> float:
@@ -408,6 +454,27 @@ class _Playout:
                 return won + MARGIN_WEIGHT * _margin(points, self.setup.side)
         return None
 
+    def after_code(self, seat: int, code: int, points: list[int]) -> float | None:
+        """:meth:`after` for a core's action code, ``points`` being the core's."""
+        if code < 40:
+            self._played(seat, code)
+        elif code < TUTE_11:
+            self.sung.add(code - SING)
+        elif code >= CAPOTE_NO:
+            if code == CAPOTE_YES:
+                self.capote = True
+            return None
+        else:
+            return None
+        carry = self.setup.carry
+        if carry is None or self.capote:
+            return None
+        for side in range(len(carry)):
+            if carry[side] + points[side] > 100:
+                won = 1.0 if side == self.setup.side else 0.0
+                return won + MARGIN_WEIGHT * _margin(points, self.setup.side)
+        return None
+
 
 def _margin(points: Any, side: int) -> float:
     others = [p for s, p in enumerate(points) if s != side]
@@ -450,6 +517,23 @@ def greedy_action(actions: list[Action], seat: int, state: _Playout) -> Action:
     pick = smart_card if state.setup.smart else greedy_card
     card = pick([a.value.index for a in plays], seat, state)
     return next(a for a in plays if a.value.index == card)
+
+
+def greedy_code(codes: list[int], seat: int, state: _Playout) -> int:
+    """:func:`greedy_action` on the core's action codes (the same order as the engine's)."""
+    first = codes[0]
+    if first >= 40:
+        if first >= CAPOTE_NO:
+            return first  # decline: a playout never gambles on capote
+        for low, high in ((TUTE_11, TUTE_12), (SING, SING + 3)):
+            pick = next((c for c in codes if low <= c <= high), None)
+            if pick is not None:
+                return pick
+    plays = [c for c in codes if c < 40]
+    if len(plays) == 1:
+        return plays[0]
+    pick_card = smart_card if state.setup.smart else greedy_card
+    return pick_card(plays, seat, state)
 
 
 def _bid_estimate(actions: list[Action], state: _Playout) -> int:

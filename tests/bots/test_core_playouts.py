@@ -1,0 +1,42 @@
+"""The strong robot's playouts on the search core are the playouts on the engine: from the
+moment nothing is left to draw, the same choices, the same random draws and the same values,
+so moving them to the core changed the robot's speed, not its play."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.bots.base import seat_to_act
+from games.bots.strong import StrongBot
+
+from .test_core_agrees import CONFIGS, walk
+
+
+def _values(view: Any, core: bool, epsilon: float) -> list[list[float]]:
+    bot = StrongBot(random.Random(9), budget_ms=None, iterations=40, epsilon=epsilon)
+    bot.core_playouts = core
+    return bot.playout_values(view, list(view.legal_actions))
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(map(str, c.values())))
+def test_playouts_on_the_core_give_the_engines_values(config: dict[str, Any]) -> None:
+    checked = 0
+    for seed in range(4):
+        state = walk(config, seed, seed % 3, 8 + seed * 22)[-1]
+        if state.over or state.needs_deal:
+            continue
+        view = state.view(seat_to_act(state))
+        if len(view.legal_actions) < 2:
+            continue
+        # With random moves mixed in, the random draws must match one for one too.
+        for epsilon in (0.0, 0.3):
+            on_engine = _values(view, False, epsilon)
+            on_core = _values(view, True, epsilon)
+            assert [len(v) for v in on_core] == [len(v) for v in on_engine]
+            for core_values, engine_values in zip(on_core, on_engine, strict=True):
+                assert core_values == pytest.approx(engine_values)
+        checked += 1
+    assert checked
