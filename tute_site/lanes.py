@@ -7,7 +7,7 @@ moves, waited for it. Instead, once this process's server loop runs (games/serve
 task queued with `apply_async` or `delay` goes to one of two lanes, as production has two
 queues and a worker for each (tute_site/celery.py):
 
-- "prompt": awards, arena scores and ticks, beat's slower sweeps (nice 10);
+- "prompt": awards, arena scores and ticks, beat's slower sweeps (nice 5);
 - "slow": the analyses (nice 19).
 
 Each lane is one child process, spawned with Django set up and a database connection of its
@@ -46,7 +46,7 @@ logger = logging.getLogger(__name__)
 
 PROMPT, SLOW = "prompt", "slow"
 # A lane's CPU niceness: the sockets and the robots (nice 0) come first.
-NICENESS = {PROMPT: 10, SLOW: 19}
+NICENESS = {PROMPT: 5, SLOW: 19}
 # A job slower than this is logged with its time.
 SLOW_JOB_SECONDS = 5.0
 
@@ -108,6 +108,11 @@ class Lane:
 
     async def serve(self) -> None:
         loop = asyncio.get_running_loop()
+        try:  # its process starts now, not when the first game ends
+            await loop.run_in_executor(self.pool(), child_ready)
+        except Exception:
+            logger.exception("lane %s: its process did not start; it is tried again", self.name)
+            self.close()
         while True:
             job = await self.waiting.get()
             self.queued.discard(job.key)
@@ -241,7 +246,6 @@ def child_start(niceness: int) -> None:
     global IN_CHILD
     IN_CHILD = True
     _end_with_parent()
-    os.nice(niceness)
     import django
 
     django.setup()
@@ -251,6 +255,13 @@ def child_start(niceness: int) -> None:
 
     push.RELAY = []
     current_app.loader.import_default_modules()
+    # Lowered once set up: seconds of imports at nice 19 on a busy machine took minutes.
+    os.nice(niceness)
+
+
+def child_ready() -> bool:
+    """Nothing: run once, it makes the pool start its process (and the setup above)."""
+    return True
 
 
 def _end_with_parent() -> None:

@@ -174,13 +174,46 @@ def analysis_started(log: Path) -> bool:
     return log.exists() and "games.analyse_game" in log.read_text()
 
 
+def award_seconds() -> float:
+    """A competitive game ends: the seconds until its award is paid."""
+    winner, loser = UserFactory(chips=1000), UserFactory(chips=1000)
+    submitted = time.monotonic()
+    result = finish_game([winner, loser], stake=100)
+    while GameResult.objects.filter(pk=result.pk, awarded_at__isnull=True).exists():
+        assert time.monotonic() - submitted < 60, "the award never came"
+        time.sleep(0.02)
+    return time.monotonic() - submitted
+
+
+def timer_seconds() -> float:
+    """A move timer runs out: the seconds until the sweep has fired it and the robot
+    played for the player."""
+    from games.tasks import sweep_timers
+
+    master, guest = UserFactory(), UserFactory()
+    table = seating.table_create(
+        master=master, options={"variant": "tute", "players": 2, "move_time": 30}
+    )
+    seating.table_sit(table_id=table.pk, user=guest)
+    game = play.game_start(table_id=table.pk, user=master)
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now())
+    swept = time.monotonic()
+    sweep_timers.delay()
+    while Game.objects.filter(pk=game.pk, action_count=game.action_count).exists():
+        assert time.monotonic() - swept < 60, "the timer never fired"
+        time.sleep(0.02)
+    return time.monotonic() - swept
+
+
 @pytest.mark.services
 @pytest.mark.celery_worker
 @pytest.mark.xdist_group("alone")  # it times two workers: not beside the tests that kill them
 def test_awards_and_timers_are_handled_at_once_while_ten_analyses_wait(celery_worker, tmp_path):
-    from games.tasks import analyse_game, sweep_timers
+    from games.tasks import analyse_game
     from tute_site.celery import slow_queue
 
+    # With nothing queued: what an award and a timer take on this machine now.
+    alone = {"award": award_seconds(), "timer": timer_seconds()}
     queue = celery_worker.conf.task_default_queue
     slow_log = tmp_path / "slow.log"
     slow = start_celery_worker(
@@ -191,43 +224,21 @@ def test_awards_and_timers_are_handled_at_once_while_ten_analyses_wait(celery_wo
         games = [finished_game(player) for _game in range(10)]
         for game in games:
             analyse_game.apply_async((game.pk,), priority=9)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while not analysis_started(slow_log):
             assert time.monotonic() < deadline, slow_log.read_text()
             time.sleep(0.1)
-
-        # A game ends: its award is paid at once.
-        winner, loser = UserFactory(chips=1000), UserFactory(chips=1000)
-        submitted = time.monotonic()
-        result = finish_game([winner, loser], stake=100)
-        while GameResult.objects.filter(pk=result.pk, awarded_at__isnull=True).exists():
-            assert time.monotonic() - submitted < 10, "the award never came"
-            time.sleep(0.02)
-        award_took = time.monotonic() - submitted
-
-        # A move timer runs out: the sweep fires it and the robot plays for the player.
-        master, guest = UserFactory(), UserFactory()
-        table = seating.table_create(
-            master=master, options={"variant": "tute", "players": 2, "move_time": 30}
-        )
-        seating.table_sit(table_id=table.pk, user=guest)
-        game = play.game_start(table_id=table.pk, user=master)
-        Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now())
-        swept = time.monotonic()
-        sweep_timers.delay()
-        while Game.objects.filter(pk=game.pk, action_count=game.action_count).exists():
-            assert time.monotonic() - swept < 10, "the timer never fired"
-            time.sleep(0.02)
-        timer_took = time.monotonic() - swept
-
+        behind = {"award": award_seconds(), "timer": timer_seconds()}
         waiting = 10 - GameAnalysis.objects.filter(game__in=games).count()
     finally:
         stop(slow, timeout=15)
-    figures = {"award": award_took, "timer": timer_took, "analyses_waiting": waiting}
+    figures = {"alone": alone, "with ten analyses": behind, "analyses_waiting": waiting}
     # The analyses were still queued behind one another, on their own worker.
     assert waiting >= 8, figures
-    assert award_took <= 1.0, figures
-    assert timer_took <= 1.0, figures
+    # Within a second; on a machine so loaded that they take longer with nothing queued,
+    # within twice that (one analysis ahead of them would be seconds).
+    for what in ("award", "timer"):
+        assert behind[what] <= max(1.0, 2 * alone[what]), figures
 
 
 @pytest.mark.asyncio
