@@ -72,6 +72,7 @@ from .core import (
     cards_of,
     covers,
     from_action,
+    full_duties,
     to_action,
 )
 from .engine_solver import MARGIN_WEIGHT, EngineSolver, acting_seat, deal_value
@@ -308,20 +309,9 @@ class _Search:
 
         def replies(seat: int, led: int, win_card: int, tmask: int) -> tuple[list[int], int]:
             hand = hands[seat]
-            # The duties of §5: core.full_duties, inlined.
-            same = hand & SUIT_MASK[led]
-            win_suit = SUIT_OF_BIT[win_card]
-            if same:
-                mask = same if win_suit != led else (same & ABOVE[win_card]) or same
-            else:
-                trumps = hand & trumps_mask
-                if not trumps:
-                    mask = hand
-                elif win_suit == trump:
-                    mask = (trumps & ABOVE[win_card]) or hand
-                else:
-                    mask = trumps
-            beat = ABOVE[win_card] | (trumps_mask if win_suit != trump else 0)
+            # The duties of §5 (one home: core.full_duties); then the cards that take it.
+            mask = full_duties(hand, led, win_card, trump)
+            beat = ABOVE[win_card] | (trumps_mask if SUIT_OF_BIT[win_card] != trump else 0)
             if not mask & (mask - 1):
                 return [mask.bit_length() - 1], beat
             mask = prune(mask, hand, tmask)
@@ -517,20 +507,9 @@ class _Search:
             nonlocal nodes
             nodes += 1
             hand = hands[seat]
-            # The duties of §5: core.full_duties, inlined; then the cards that take the trick.
-            same = hand & SUIT_MASK[led]
-            win_suit = SUIT_OF_BIT[win_card]
-            if same:
-                mask = same if win_suit != led else (same & ABOVE[win_card]) or same
-            else:
-                trumps = hand & trumps_mask
-                if not trumps:
-                    mask = hand
-                elif win_suit == trump:
-                    mask = (trumps & ABOVE[win_card]) or hand
-                else:
-                    mask = trumps
-            beat = ABOVE[win_card] | (trumps_mask if win_suit != trump else 0)
+            # The duties of §5 (one home: core.full_duties); then the cards that take it.
+            mask = full_duties(hand, led, win_card, trump)
+            beat = ABOVE[win_card] | (trumps_mask if SUIT_OF_BIT[win_card] != trump else 0)
             if mask & (mask - 1):
                 zero = mask & pointless
                 if zero & (zero - 1):
