@@ -17,6 +17,7 @@ import logging
 from typing import Any
 
 from autobahn.exception import Disconnected  # daphne's WebSocket layer
+from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -141,7 +142,7 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
         logged with its traceback and never kills the socket. A failed request is answered
         with a `busy` error; a failed closing still writes the socket down as closed."""
         try:
-            await super().dispatch(message)
+            await self._dispatch(message)
         except (StopConsumer, *push.LAYER_ERRORS):
             raise
         except Exception:
@@ -158,6 +159,16 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
             elif kind == "websocket.receive":
                 with contextlib.suppress(Exception):
                     await self.send_error("busy", BUSY, request=None)
+
+    async def _dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' `dispatch` without its `close_old_connections` before every message, a
+        hop to a thread for each frame a socket receives or is pushed: these consumers touch
+        the database only through `server.database` and `server.in_thread`, whose threads
+        check their connections around each call."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def note_closed(self) -> None:
         """What `disconnect` does that needs no channel layer."""

@@ -13,7 +13,10 @@ gap, and sockets read the whole state again when they come back (docs/protocol.m
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -28,6 +31,9 @@ LAYER_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 # In a background lane's process (tute_site/lanes.py), pushes are collected here instead, and
 # sent by the daphne process whose channel layer reaches the sockets.
 RELAY: list[tuple[str, dict[str, Any]]] | None = None
+# A socket's request on the database threads (games/server.py `database`): its pushes are kept
+# here, and the event loop sends them once the request returns, without a hop back to it.
+_collecting = threading.local()
 
 
 def seat_group(table_id: int, seat: int) -> str:
@@ -60,7 +66,23 @@ def send(messages: list[tuple[str, dict[str, Any]]]) -> None:
     if RELAY is not None:
         RELAY.extend(messages)
         return
+    outbox = getattr(_collecting, "outbox", None)
+    if outbox is not None:
+        outbox.extend(messages)
+        return
     _raise_or_log(async_to_sync(_send_all)(messages), len(messages))
+
+
+@contextlib.contextmanager
+def collected() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Inside the block, `send` in this thread keeps its messages in the list it yields
+    instead of sending them: the caller sends them from the event loop (`send_async`)."""
+    previous = getattr(_collecting, "outbox", None)
+    _collecting.outbox = outbox = []
+    try:
+        yield outbox
+    finally:
+        _collecting.outbox = previous
 
 
 async def send_async(messages: list[tuple[str, dict[str, Any]]]) -> None:

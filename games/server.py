@@ -113,12 +113,38 @@ def _connected(function):
     return run
 
 
+def _pushing(function):
+    """`function`, returning (its result or its error, the pushes it sent): they are sent
+    from the event loop afterwards, not by a hop back to it from the database thread."""
+
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        with push.collected() as outbox:
+            try:
+                return function(*args, **kwargs), None, outbox
+            except Exception as error:  # a change committed before it still pushes
+                return None, error, outbox
+
+    return run
+
+
 def database(function):
     """`function` as an awaitable run on the sockets' database threads: Channels'
-    `database_sync_to_async`, on several threads instead of one."""
-    return sync_to_async(
-        _connected(function), thread_sensitive=False, executor=_database_executor()
+    `database_sync_to_async`, on several threads instead of one. What it pushes (after its
+    commits) is sent from the event loop once it returns, before its result is."""
+    run = sync_to_async(
+        _pushing(_connected(function)), thread_sensitive=False, executor=_database_executor()
     )
+
+    @functools.wraps(function)
+    async def call(*args, **kwargs):
+        result, error, outbox = await run(*args, **kwargs)
+        await push.send_async(outbox)
+        if error is not None:
+            raise error
+        return result
+
+    return call
 
 
 def embedded() -> bool:
