@@ -114,6 +114,10 @@ class JsonSocket(AsyncJsonWebsocketConsumer):
 
     language = settings.LANGUAGE_CODE
 
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        return push.encode(content)
+
     async def send(self, text_data=None, bytes_data=None, close=False) -> None:
         # The client may leave while a push for it is on its way: nobody to tell any more
         # (its disconnect is being handled), and no reason to fail the consumer.
@@ -288,14 +292,13 @@ class TableConsumer(JsonSocket):
         self.group = None  # the list layer's groups went with Redis's data
         await self.refresh()
 
-    async def refresh(self, frame: dict[str, Any] | None = None) -> None:
+    async def refresh(self, event: dict[str, Any] | None = None) -> None:
         """Read this user's state afresh, join their seat's group (or the spectators') and
-        send the whole state."""
+        send the whole state (with `event`, the change that made it stale)."""
         fresh = await server.database(table_state_for)(table_id=self.table_id, user=self.user)
         if fresh is None:
             return
-        if frame is not None:
-            fresh["event"] = frame.get("event")
+        fresh["event"] = event
         seat = seat_in(fresh, self.username)
         group = push.frame_group(self.table_id, seat)
         if group != self.group:
@@ -308,44 +311,51 @@ class TableConsumer(JsonSocket):
                 await server.database(table_state_for)(table_id=self.table_id, user=self.user)
                 or fresh
             )
-            if frame is not None:
-                fresh["event"] = frame.get("event")
+            fresh["event"] = event
         await self.send_state(fresh)
 
-    async def send_state(self, frame: dict[str, Any]) -> None:
-        """Send a frame with `you` (who this socket is at the table), which needs the table:
-        an update that does not carry the table's summary goes as it is."""
-        if "table" not in frame:
-            await self.send_json(frame)
-            return
-        seat = self.seat
-        master = frame["table"]["master"]
-        can_chat = (
-            self.user is not None
-            and not self.user.is_guest
-            and (seat is not None or frame["table"]["options"]["guests"])
-        )
-        you = {
+    def you(self, *, master: str, guests: bool) -> dict[str, Any]:
+        """Who this socket is at the table, which frames with the table's summary carry."""
+        return {
             "user": self.username,
-            "seat": seat,
+            "seat": self.seat,
             "master": self.username is not None and master == self.username,
-            "can_chat": can_chat,
+            "can_chat": (
+                self.user is not None
+                and not self.user.is_guest
+                and (self.seat is not None or guests)
+            ),
         }
-        await self.send_json({**frame, "you": you})
+
+    async def send_state(self, frame: dict[str, Any]) -> None:
+        """Send a frame read for this socket, with `you` when it carries the table."""
+        if "table" in frame:
+            table = frame["table"]
+            frame = {
+                **frame,
+                "you": self.you(master=table["master"], guests=table["options"]["guests"]),
+            }
+        await self.send(text_data=push.encode(frame))
 
     # --- Pushes from services ------------------------------------------------------------
 
     async def table_frame(self, event: dict[str, Any]) -> None:
-        frame = event["frame"]
-        view = (frame.get("game") or {}).get("view")
-        if ("table" in frame and seat_in(frame, self.username) != self.seat) or (
-            view is not None and view["seat"] != self.seat
+        """A seat's frame, pushed as JSON text (games/push.py `table_messages`): sent as it
+        is, with `you` added to a frame that carries the table."""
+        table = event["table"]
+        if event["seat"] != self.seat or (
+            table is not None and table["seated"].get(self.username) != self.seat
         ):
             # Someone sat or stood, or a late frame of a group we left: never forward a view
             # that is not ours; read our own instead.
-            await self.refresh(frame)
+            await self.refresh(event["event"])
             return
-        await self.send_state(frame)
+        text = event["text"]
+        if table is not None:
+            # The text is a JSON object: `you` goes in before its closing brace.
+            you = push.encode(self.you(master=table["master"], guests=table["guests"]))
+            text = f'{text[:-1]},"you":{you}}}'
+        await self.send(text_data=text)
 
     async def table_chat(self, event: dict[str, Any]) -> None:
         await self.send_json(event["frame"])

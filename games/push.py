@@ -19,6 +19,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from redis.exceptions import RedisError
@@ -99,14 +100,40 @@ def _raise_or_log(errors: list[BaseException], sent: int) -> None:
         logger.warning("channel layer down, %d of %d pushes lost: %r", len(errors), sent, errors[0])
 
 
+def encode(frame: dict[str, Any]) -> str:
+    """A frame as the JSON text a socket sends."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def table_messages(
     table_id: int, frames: dict[int | None, dict[str, Any]]
 ) -> list[tuple[str, dict[str, Any]]]:
-    """One `table.frame` message per group: each seat's own frame, the spectators' frame."""
-    return [
-        (frame_group(table_id, seat), {"type": "table.frame", "frame": frame})
-        for seat, frame in frames.items()
-    ]
+    """One `table.frame` message per group: each seat's own frame, the spectators' frame,
+    encoded once here, so that each socket sends its text as it is (games/consumers.py).
+
+    Besides the text, a message says which group it was sent to (`seat`), the event, and,
+    when the frame carries the table's summary, who sits where, who is master and whether
+    guests may watch: what a socket needs to add `you` to it, or to see that it sits
+    elsewhere now and must read its own frame instead."""
+    messages = []
+    for seat, frame in frames.items():
+        summary = frame.get("table")
+        table = None
+        if summary is not None:
+            table = {
+                "master": summary["master"],
+                "seated": {e["user"]: e["seat"] for e in summary["seats"] if e and e["user"]},
+                "guests": summary["options"]["guests"],
+            }
+        message = {
+            "type": "table.frame",
+            "seat": seat,
+            "text": encode(frame),
+            "event": frame.get("event"),
+            "table": table,
+        }
+        messages.append((frame_group(table_id, seat), message))
+    return messages
 
 
 def user_group(user_id: int) -> str:

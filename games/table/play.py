@@ -14,7 +14,7 @@ and its seats read, the action's row added, the game's counters and timer saved.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -136,16 +136,18 @@ def game_act(
     if taken_back:
         # The player acts again: the seat is theirs again (RULES.md §11).
         game_seat.timeouts = 0
-        game_seat.save(update_fields=["timeouts"])
     event = {"kind": "act", "action": act.to_dict(), "by": user.username}
-    apply(room, act, event, seats=taken_back)
+    apply(room, act, event, seats=[game_seat] if taken_back else [])
     return game
 
 
-def apply(room: Room, act: Action, event: dict[str, Any], *, seats: bool = False) -> None:
+def apply(
+    room: Room, act: Action, event: dict[str, Any], *, seats: Sequence[GameSeat] = ()
+) -> None:
     """Apply one action to a locked room's running game: the engine checks it, the game
     stores it, the next timer is set (or the game ends), everyone is pushed their view.
-    `seats`: who plays a seat changed with it (a timeout, a player taking it back)."""
+    `seats`: seats whose `timeouts` changed with it (a timeout, a player taking their seat
+    back), stored with it: who plays them changed."""
     game, state = room.game, room.state
     try:
         state.apply(act)
@@ -155,6 +157,8 @@ def apply(room: Room, act: Action, event: dict[str, Any], *, seats: bool = False
         # What the cante was worth, for the notice: the client decides no rule.
         event = {**event, "value": cante_value(SUITS.index(act.value), state.trump)}
     if state.over:
+        for seat in seats:
+            seat.save(update_fields=["timeouts"])
         record.fold_record(game=game, last=act)
         record.remember_on_commit(game, state)
         _finish(room)
@@ -166,10 +170,12 @@ def apply(room: Room, act: Action, event: dict[str, Any], *, seats: bool = False
         game_hand_off(room)
         room.hand_over_state()
         return
-    record.record_action(game=game, action=act)
-    record.remember_on_commit(game, state)
+    game.action_count += 1
     schedule(room)
-    game.save(update_fields=["action_count", *DEADLINE_FIELDS])
+    record.record_move(
+        game=game, action=act, fields=["action_count", *DEADLINE_FIELDS], seats=seats
+    )
+    record.remember_on_commit(game, state)
     keys = (*MOVE, "seats") if seats else MOVE
     if state.deal_over:
         keys = (*keys, "sheet")  # the deal's line on the score sheet

@@ -10,6 +10,9 @@ assembles the whole record at any moment.
 The engine state is never stored. Each process keeps the latest state it knows of each game
 (`_STATES`); a move served by another process since is caught up from the rows after it,
 and anything else (a restart, a new deal elsewhere) rebuilds the state from the record.
+The room's one read of its game (games/table/room.py) brings what that takes along, the rows
+after the counts this process knows (`known_counts`) and the record when they are not
+enough, so that neither costs a statement of its own (`Fetched`, `game_state`).
 """
 
 from __future__ import annotations
@@ -17,23 +20,41 @@ from __future__ import annotations
 import copy
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Model
 
 from games.engine import Action, GameState, from_record
-from games.models import Game, GameAction
+from games.models import Game, GameAction, GameSeat
 
-# game -> (deals, actions, state): the latest state this process knows of each game.
-_STATES: OrderedDict[tuple[Any, ...], tuple[int, int, GameState]] = OrderedDict()
+# game id -> (created, deals, actions, state): the latest state this process knows of each
+# game. The creation time too: a game id alone may come again (a database emptied and filled
+# anew, as between tests), and a state of another game must never be taken for it.
+_STATES: OrderedDict[int, tuple[Any, int, int, GameState]] = OrderedDict()
 _STATES_KEPT = 1024
 _STATES_LOCK = threading.Lock()  # daphne runs sync code in more than one thread
 
 
-def _game_key(game: Game) -> tuple[Any, ...]:
-    # The creation time too: a game id alone may come again (a database emptied and filled
-    # anew, as between tests), and a state of another game must never be taken for it.
-    return (game.pk, game.created_at)
+@dataclass(frozen=True)
+class Fetched:
+    """What the room's read of a running game brought for its state: the action rows (deal,
+    action) numbered after `after`, up to the game's count, and the stored record when the
+    game's deals were not `deals` (the state must then be rebuilt: `after` is 0)."""
+
+    deals: int
+    after: int
+    rows: list[tuple[int, dict[str, Any]]]
+    record: dict[str, Any] | None
+
+
+def known_counts(game_id: int) -> tuple[int, int] | None:
+    """(deals, actions) of the state this process knows of game `game_id`, if any."""
+    with _STATES_LOCK:
+        known = _STATES.get(game_id)
+    return None if known is None else (known[1], known[2])
 
 
 def _rows(game: Game, *, after: int = 0) -> list[tuple[int, dict[str, Any]]]:
@@ -57,28 +78,57 @@ def game_record(*, game: Game) -> dict[str, Any]:
     return record
 
 
-def game_state(*, game: Game) -> GameState:
+def _known(game: Game) -> tuple[int, int, GameState] | None:
+    """(deals, actions, state) this process knows of `game`, if it is this very game."""
+    if game.pk is None:
+        return None
+    with _STATES_LOCK:
+        known = _STATES.get(game.pk)
+        if known is None or known[0] != game.created_at:
+            return None
+        _STATES.move_to_end(game.pk)
+    return known[1:]
+
+
+def _caught_up(game: Game, state: GameState, rows: list[tuple[int, dict[str, Any]]]) -> GameState:
+    """`state` with `rows` applied; kept as the game's state if it moved."""
+    for _deal, action in rows:
+        state.apply(Action.from_dict(action, game.players))
+    if rows:
+        remember(game=game, state=state.clone())
+    return state
+
+
+def game_state(*, game: Game, fetched: Fetched | None = None) -> GameState:
     """The engine state of a stored game: a copy of the one this process last knew, caught up
     from the rows played since if it is behind, or rebuilt from the record. The caller may
-    change the copy it gets.
+    change the copy it gets. `fetched`: what the room's read brought for it, when it brought
+    enough (no statement more); otherwise what is missing is read here.
 
     Read without the table's lock, the game may move on between the reads of its row and of
     its actions: the state is then rebuilt for the game as it is now (`game` is read again),
     so that a state is only ever kept under the counts it really has."""
-    key = _game_key(game)
-    with _STATES_LOCK:
-        known = _STATES.get(key) if game.pk is not None else None
-        if known is not None:
-            _STATES.move_to_end(key)
+    known = _known(game)
+    if fetched is not None and game.status == Game.Status.PLAYING:
+        if fetched.record is not None:
+            record = copy.deepcopy(fetched.record)
+            for deal, action in fetched.rows:
+                record["deals"][deal]["actions"].append(action)
+            counts = (len(record["deals"]), sum(len(deal["actions"]) for deal in record["deals"]))
+            if counts == (game.deal_count, game.action_count):
+                state = from_record(record)
+                remember(game=game, state=state.clone())
+                return state
+        elif (
+            known is not None
+            and (known[0], known[1]) == (fetched.deals, fetched.after)
+            and known[1] + len(fetched.rows) == game.action_count
+        ):
+            return _caught_up(game, known[2].clone(), fetched.rows)
     if known is not None and known[0] == game.deal_count and known[1] <= game.action_count:
-        state = known[2].clone()
         rows = _rows(game, after=known[1]) if known[1] < game.action_count else []
         if known[1] + len(rows) == game.action_count:
-            for _deal, action in rows:
-                state.apply(Action.from_dict(action, game.players))
-            if rows:
-                remember(game=game, state=state.clone())
-            return state
+            return _caught_up(game, known[2].clone(), rows)
     for _attempt in range(5):
         record = game_record(game=game)
         counts = (len(record["deals"]), sum(len(deal["actions"]) for deal in record["deals"]))
@@ -97,11 +147,10 @@ def game_state(*, game: Game) -> GameState:
 def remember(*, game: Game, state: GameState) -> None:
     """Keep `state` as the state of `game` at its current deal and action counts. The
     state is kept as it is: the caller never changes it afterwards."""
-    entry = (game.deal_count, game.action_count, state)
-    key = _game_key(game)
+    entry = (game.created_at, game.deal_count, game.action_count, state)
     with _STATES_LOCK:
-        _STATES[key] = entry
-        _STATES.move_to_end(key)
+        _STATES[game.pk] = entry
+        _STATES.move_to_end(game.pk)
         while len(_STATES) > _STATES_KEPT:
             _STATES.popitem(last=False)
 
@@ -120,6 +169,62 @@ def record_action(*, game: Game, action: Action) -> None:
     GameAction.objects.create(
         game=game, number=game.action_count, deal=game.deal_count - 1, action=action.to_dict()
     )
+
+
+def record_move(
+    *, game: Game, action: Action, fields: Sequence[str], seats: Sequence[GameSeat] = ()
+) -> None:
+    """Store one more action of a running game with the game's `fields` (its count and its
+    timer) and the `timeouts` of `seats` (a timeout counted, a seat taken back): the action's
+    row, the game's and the seats' updates in one statement on PostgreSQL (data-modifying
+    `WITH`), one after the other elsewhere. The game's `action_count` already counts it."""
+    row = {
+        "game_id": game.pk,
+        "number": game.action_count,
+        "deal": game.deal_count - 1,
+        "action": action.to_dict(),
+    }
+    parts = [_insert(GameAction, row)]
+    parts += [_update(GameSeat, seat.pk, {"timeouts": seat.timeouts}) for seat in seats]
+    values = {name: getattr(game, game._meta.get_field(name).attname) for name in fields}
+    last = _update(Game, game.pk, values)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            names = [f"w{n}" for n in range(len(parts))]
+            sql = "WITH " + ", ".join(
+                f"{name} AS ({part_sql})" for name, (part_sql, _p) in zip(names, parts, strict=True)
+            )
+            cursor.execute(
+                f"{sql} {last[0]}", [p for _sql, params in parts for p in params] + last[1]
+            )
+        else:
+            for part_sql, params in [*parts, last]:
+                cursor.execute(part_sql, params)
+
+
+def _prepared(model: type[Model], values: dict[str, Any]) -> tuple[list[str], list[Any]]:
+    """Columns and values of `values` (field names), prepared as the ORM saves them."""
+    qn = connection.ops.quote_name
+    fields = [model._meta.get_field(name) for name in values]
+    return (
+        [qn(field.column) for field in fields],
+        [
+            field.get_db_prep_save(value, connection)
+            for field, value in zip(fields, values.values(), strict=True)
+        ],
+    )
+
+
+def _insert(model: type[Model], values: dict[str, Any]) -> tuple[str, list[Any]]:
+    columns, params = _prepared(model, values)
+    marks = ", ".join(["%s"] * len(columns))
+    return f"INSERT INTO {model._meta.db_table} ({', '.join(columns)}) VALUES ({marks})", params
+
+
+def _update(model: type[Model], pk: Any, values: dict[str, Any]) -> tuple[str, list[Any]]:
+    columns, params = _prepared(model, values)
+    sets = ", ".join(f"{column} = %s" for column in columns)
+    return f"UPDATE {model._meta.db_table} SET {sets} WHERE id = %s", [*params, pk]
 
 
 def record_deal(*, game: Game, state: GameState) -> None:

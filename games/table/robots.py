@@ -110,8 +110,7 @@ def game_timer_act(
         return room
     game_seat = room.game_seat(seat)
     if kind == Deadline.MOVE:
-        game_seat.timeouts += 1
-        game_seat.save(update_fields=["timeouts"])
+        game_seat.timeouts += 1  # stored with the move
     act = Action.from_dict(action, game.players)
     event = {
         "kind": "act",
@@ -120,5 +119,5 @@ def game_timer_act(
         "robot": robot,
         "timeout": kind == Deadline.MOVE,
     }
-    apply(room, act, event, seats=kind == Deadline.MOVE)
+    apply(room, act, event, seats=[game_seat] if kind == Deadline.MOVE else [])
     return room

@@ -21,14 +21,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from django.db import connection
 from django.db.models import Field, Model
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.engine import GameState
-from games.models import CancelProposal, Game, GameSeat, Table, TableSeat
-from games.table.record import game_state
+from games.models import CancelProposal, Game, GameAction, GameSeat, Table, TableSeat
+from games.table.record import Fetched, game_state, known_counts
 from games.table.refusals import TableError
 
 _UNSET: Any = object()
@@ -46,6 +47,7 @@ class Room:
     _game_seats: list[GameSeat] = field(default_factory=list)
     _proposal: CancelProposal | None = _UNSET
     _state: GameState | None = None
+    _fetched: Fetched | None = None
 
     @property
     def seats(self) -> list[TableSeat]:
@@ -75,14 +77,16 @@ class Room:
     def _load_game(self) -> None:
         self._game, self._game_seats = None, []
         if self.table.game_id is not None:
-            self._take(_game_rows(self.table.game_id)[0])
+            rows, _table, fetched = _game_rows(self.table.game_id)
+            self._take(rows, fetched)
 
-    def _take(self, rows: list[GameSeat]) -> None:
+    def _take(self, rows: list[GameSeat], fetched: Fetched | None) -> None:
         if not rows:
             return
         game = rows[0].game  # one object, shared by the seats (`_game_rows`)
         self._game, self._game_seats = game, rows
-        self._proposal = _UNSET if rows[0].open_proposal else None
+        self._proposal = rows[0].open_proposal
+        self._fetched = fetched
         self.table.game = game
 
     def set_game(self, game: Game, game_seats: list[GameSeat]) -> None:
@@ -95,7 +99,8 @@ class Room:
         """The engine state of the table's game (None without a game). Services change it
         in place as they apply actions."""
         if self._state is None and self.game is not None:
-            self._state = game_state(game=self.game)
+            self._state = game_state(game=self.game, fetched=self._fetched)
+            self._fetched = None  # caught up once: a later state is the cache's
         return self._state
 
     @state.setter
@@ -192,6 +197,10 @@ class _Columns:
         self.attnames = [field.attname for field in fields]
         self.converters = [_converters(field) for field in fields]
 
+    def convert(self, value: Any) -> Any:
+        """The value of a one-column part as the ORM reads it."""
+        return _convert(value, self.converters[0])
+
     def build(self, values: Any) -> Model:
         converted = [
             _convert(value, converters)
@@ -213,36 +222,59 @@ def _convert(value: Any, converters: list[tuple[Any, Any]]) -> Any:
 
 
 class _SeatQuery:
-    """The one read of a game's seats, with the game (all but its record, read only if the
-    state must be rebuilt, games/table/record.py), the players' usernames, whether a
-    proposal to cancel is open and, for a robot, the table: one statement, written once.
+    """The one read of a game's seats, with the game (all but its record), the players'
+    usernames, the open proposal to cancel, what the game's state needs from the database
+    (games/table/record.py: the action rows this process has not applied, and the record
+    when the state must be rebuilt) and, for a robot, the table: one statement, written
+    once.
 
     Hand-written for the hot path: it runs at every move, and Django building this join
-    (with its subquery) each time cost five times what PostgreSQL takes to answer it."""
+    (with its subqueries) each time cost five times what PostgreSQL takes to answer it."""
 
     def __init__(self, *, table: bool) -> None:
         self.parts = [
             _Columns(GameSeat, list(GameSeat._meta.concrete_fields), "s"),
             _Columns(Game, [f for f in Game._meta.concrete_fields if f.name != "record"], "g"),
             _Columns(User, [User._meta.pk, User._meta.get_field("username")], "u"),
+            _Columns(CancelProposal, list(CancelProposal._meta.concrete_fields), "p"),
         ]
         if table:
             self.parts.append(_Columns(Table, list(Table._meta.concrete_fields), "t"))
-        proposal = CancelProposal._meta.db_table
+        self.record = _Columns(Game, [Game._meta.get_field("record")])
+        qn = connection.ops.quote_name
+        proposal, action = CancelProposal._meta.db_table, GameAction._meta.db_table
+        # The first seat's row alone brings the rows and the record: the others leave them.
+        first = "s.seat = 0"
+        rebuild = "g.deal_count <> %s"
+        after = f"a.number > CASE WHEN {rebuild} THEN 0 ELSE %s END AND a.number <= g.action_count"
+        if connection.vendor == "postgresql":
+            rows = (
+                f"(SELECT json_agg(json_build_array(a.deal, a.{qn('action')}) ORDER BY a.number)"
+                f"::text FROM {action} a WHERE a.game_id = g.id AND {after})"
+            )
+        else:
+            rows = (
+                f"(SELECT json_group_array(json_array(r.deal, json(r.{qn('action')}))) FROM"
+                f" (SELECT a.deal, a.{qn('action')} FROM {action} a WHERE a.game_id = g.id"
+                f" AND {after} ORDER BY a.number) r)"
+            )
         self.sql = (
-            f"SELECT {', '.join(part.sql for part in self.parts)}, (SELECT p.id FROM {proposal} p"
-            " WHERE p.game_id = s.game_id AND p.status = 'open' LIMIT 1)"
+            f"SELECT {', '.join(part.sql for part in self.parts)},"
+            f" CASE WHEN {first} AND {rebuild} THEN g.{qn('record')} END,"
+            f" CASE WHEN {first} THEN {rows} END"
             f" FROM {GameSeat._meta.db_table} s JOIN {Game._meta.db_table} g ON g.id = s.game_id"
             f" LEFT JOIN {User._meta.db_table} u ON u.id = s.user_id"
+            f" LEFT JOIN {proposal} p ON p.game_id = g.id AND p.status = 'open'"
             + (f" JOIN {Table._meta.db_table} t ON t.game_id = g.id" if table else "")
             + " WHERE s.game_id = %s ORDER BY s.seat"
         )
 
-    def rows(self, game_id: int) -> list[tuple[list[Model | None], Any]]:
-        """Per seat: the seat, the game, the player (None for a robot), the table if asked,
-        and the open proposal's id."""
+    def rows(self, game_id: int) -> tuple[list[list[Model | None]], Fetched | None]:
+        """Per seat: the seat, the game, the player (None for a robot), the open proposal (or
+        None), the table if asked; and what the first row brought for the game's state."""
+        deals, after = known_counts(game_id) or (-1, 0)
         with connection.cursor() as cursor:
-            cursor.execute(self.sql, [game_id])
+            cursor.execute(self.sql, [deals, deals, after, game_id])
             fetched = cursor.fetchall()
         out = []
         for row in fetched:
@@ -250,34 +282,45 @@ class _SeatQuery:
             for part in self.parts:
                 values = row[at : at + part.width]
                 at += part.width
-                robot = part.model is User and values[0] is None
-                models.append(None if robot else part.build(values))
-            out.append((models, row[at]))
-        return out
+                missing = part.model in (User, CancelProposal) and values[0] is None
+                models.append(None if missing else part.build(values))
+            out.append(models)
+        if not fetched or out[0][0].seat != 0:
+            return out, None
+        record, rows = fetched[0][at:]
+        return out, Fetched(
+            deals=deals,
+            after=after if record is None else 0,
+            rows=[tuple(pair) for pair in orjson.loads(rows or "[]")],
+            record=None if record is None else self.record.convert(record),
+        )
 
 
 _QUERIES: dict[tuple[str, bool], _SeatQuery] = {}
 _TABLE_COLUMNS: dict[str, _Columns] = {}
 
 
-def _game_rows(game_id: int, *, table: bool = False) -> tuple[list[GameSeat], Table | None]:
-    """A game's seats (in seat order) with their game, players and open proposal set, and the
-    table it is played at if `table`."""
+def _game_rows(
+    game_id: int, *, table: bool = False
+) -> tuple[list[GameSeat], Table | None, Fetched | None]:
+    """A game's seats (in seat order) with their game, players and open proposal set, the
+    table it is played at if `table`, and what the read brought for the game's state."""
     query = _QUERIES.get((connection.vendor, table))
     if query is None:
         query = _QUERIES[(connection.vendor, table)] = _SeatQuery(table=table)
     seats, game, found = [], None, None
-    for models, proposal in query.rows(game_id):
-        seat, game_row, user = models[:3]
+    rows, fetched = query.rows(game_id)
+    for models in rows:
+        seat, game_row, user, proposal = models[:4]
         game = game or game_row
         if table:
-            found = found or models[3]
+            found = found or models[4]
         seat.game = game
         if user is not None:
             seat.user = user
         seat.open_proposal = proposal
         seats.append(seat)
-    return seats, found
+    return seats, found, fetched
 
 
 def require_user(user: User | None) -> User:
@@ -327,9 +370,9 @@ def read_room(game_id: int) -> Room | None:
     """The room of the table where game `game_id` is played, read without any lock, in one
     statement: for a robot to think on (`Room.table.version` says later whether it is still
     current). None if the game is not the current game of a table."""
-    rows, table = _game_rows(game_id, table=True)
+    rows, table, fetched = _game_rows(game_id, table=True)
     if not rows:
         return None
     room = Room(table=table)
-    room._take(rows)
+    room._take(rows, fetched)
     return room
