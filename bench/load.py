@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -107,9 +108,12 @@ async def play_table(
     rate: float,
     max_moves: int | None,
     seed: int,
+    opened: list,
 ) -> None:
     """Four robots play one table until the deadline (or `max_moves`), about `rate` moves a
-    second, timing each move to the state received by every seat."""
+    second, timing each move to the state received by every seat. Its sockets are put in
+    `opened`, and closed by the caller once every table stopped: a socket closing makes its
+    seat away, and that work must not weigh on the moves of tables still timed."""
     from bench.client import TableClient
     from games.bots import get_bot
 
@@ -118,10 +122,11 @@ async def play_table(
     clients: list[TableClient] = []
     waiting = "the first states"
     try:
-        clients = [
-            await TableClient.open(base_urls[(table_id + n) % len(base_urls)], table_id, s)
-            for n, s in enumerate(sessions)
-        ]
+        for n, s in enumerate(sessions):
+            clients.append(
+                await TableClient.open(base_urls[(table_id + n) % len(base_urls)], table_id, s)
+            )
+            opened.append(clients[-1])
         moves = 0
         # Spread the tables' moves over the second instead of all at once.
         await asyncio.sleep(rng.random() / rate)
@@ -172,9 +177,6 @@ async def play_table(
         tally.errors.append(f"table {table_id}: {type(exc).__name__} {exc}")
     except Exception as exc:  # a closed socket or a bad frame: counted, the others go on
         tally.errors.append(f"table {table_id}: {type(exc).__name__} {exc}")
-    finally:
-        for client in clients:
-            await client.close()
 
 
 async def echo_group(
@@ -215,25 +217,37 @@ async def run_tables(
     seconds: float,
     rate: float = 1.0,
     max_moves: int | None = None,
+    mark=None,
 ) -> Tally:
+    """Play the tables until `seconds` have passed. `mark(name)` is called once the warm-up
+    is over ("steady") and at the deadline ("end")."""
     tally = Tally()
     start = time.monotonic()
-    await asyncio.gather(
-        *(
-            play_table(
-                base_urls,
-                table_id,
-                sessions,
-                tally,
-                deadline=start + seconds,
-                rate=rate,
-                max_moves=max_moves,
-                seed=n,
+    opened: list = []
+    if mark is not None:
+        loop = asyncio.get_running_loop()
+        loop.call_at(start + WARM_UP, mark, "steady")
+        loop.call_at(start + seconds, mark, "end")
+    try:
+        await asyncio.gather(
+            *(
+                play_table(
+                    base_urls,
+                    table_id,
+                    sessions,
+                    tally,
+                    deadline=start + seconds,
+                    rate=rate,
+                    max_moves=max_moves,
+                    seed=n,
+                    opened=opened,
+                )
+                for n, (table_id, sessions) in enumerate(tables)
             )
-            for n, (table_id, sessions) in enumerate(tables)
         )
-    )
-    tally.elapsed = time.monotonic() - start
+        tally.elapsed = time.monotonic() - start
+    finally:
+        await asyncio.gather(*(client.close() for client in opened), return_exceptions=True)
     return tally
 
 
@@ -319,6 +333,10 @@ class Sampler:
                     continue
             self.peak[name] = max(self.peak[name], mem)
 
+    def cpu_now(self, name: str) -> float:
+        """CPU seconds the processes named `name` used so far (from their start)."""
+        return sum(self._cpu(pid) or 0.0 for pid in self.processes[name]())
+
     def report(self) -> dict[str, dict[str, float]]:
         wall = time.monotonic() - self.t0
         used = {}
@@ -348,6 +366,20 @@ async def sampled(coro, sampler: Sampler):
 
 
 # --- A whole run --------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def collector_paused():
+    """No cyclic garbage collection in this client while a step is timed: a full pass of it
+    stopped every client socket for about 100 ms, and counted as the server's latency. What
+    the step leaves is collected after it."""
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.collect()
 
 
 def make_tables(count: int) -> list[tuple[int, list[str]]]:
@@ -432,22 +464,48 @@ def load_run(
                             "postgres (shared, all)": lambda: pids_named("postgres"),
                         }
                     )
-                    live = asyncio.run(
-                        sampled(
-                            run_tables(
-                                sites, made[first : first + tables], seconds=seconds, rate=rate
-                            ),
-                            sampler,
+                    marks: dict[str, float] = {}
+
+                    def mark(name: str, sampler=sampler, marks=marks) -> None:
+                        marks[name] = sampler.cpu_now(f"daphne (x{daphnes})")
+
+                    with collector_paused():
+                        live = asyncio.run(
+                            sampled(
+                                run_tables(
+                                    sites,
+                                    made[first : first + tables],
+                                    seconds=seconds,
+                                    rate=rate,
+                                    mark=mark,
+                                ),
+                                sampler,
+                            )
                         )
-                    )
                     processes = sampler.report()
                     # The clients have closed their sockets: let daphne finish with them
                     # (a consumer still leaving when daphne stops logs its cancellation).
                     time.sleep(3)
                     figures = live.figures("load", tables)
+                    if os.environ.get("LOAD_TRACE"):
+                        # Every move's (sent at, seconds), for a look at when the slow ones came.
+                        Path(f"{os.environ['LOAD_TRACE']}-{tables}.json").write_text(
+                            json.dumps([[sent - live.started, t] for sent, t in live.moves])
+                        )
                     daphne_cpu = processes[f"daphne (x{daphnes})"]["cpu_seconds"]
+                    steady_moves = sum(
+                        1 for sent, _t in live.moves if WARM_UP <= sent - live.started < seconds
+                    )
                     figures.update(
                         daphnes=daphnes,
+                        # Daphne's CPU over the steady window alone (every socket connected,
+                        # none closing yet) by the moves sent in it: what a move costs.
+                        daphne_cpu_ms_per_move_steady=round(
+                            (marks.get("end", 0) - marks.get("steady", 0))
+                            * 1000
+                            / max(steady_moves, 1),
+                            2,
+                        ),
                         # Every move of the step, its pushes and sockets, on daphne's CPU (the
                         # step's connections and syncs too: an upper bound).
                         daphne_cpu_ms_per_move=round(
@@ -461,13 +519,24 @@ def load_run(
                     )
                     report(figures)
                     report({"bench": "processes", "tables": tables, **processes})
-            with running_daphne(
-                env, workdir / "echo.log", app="bench.echo_asgi:application"
-            ) as echo:
+            with (
+                running_daphne(
+                    env, workdir / "echo.log", app="bench.echo_asgi:application"
+                ) as echo,
+                collector_paused(),
+            ):
+                echo_pids = [p for p in pids_named("python") if _serves(p, echo)]
+                echo_cpu = sum(cpu_seconds(p) for p in echo_pids)
                 bare = asyncio.run(run_echo(echo, max(steps), seconds=min(seconds, 30), rate=rate))
+                echo_cpu = sum(cpu_seconds(p) for p in echo_pids) - echo_cpu
         finally:
             stop(worker, timeout=15)
         baseline = bare.figures("echo-baseline", max(steps))
+        # The echo daphne's CPU a message (sent once, received by four sockets): what a
+        # round through Channels, Redis and the sockets costs with no work in it.
+        baseline["daphne_cpu_ms_per_message"] = round(
+            echo_cpu * 1000 / max(baseline["moves"], 1), 2
+        )
         report(baseline)
         largest = [r for r in results if r["bench"] == "load"][-1]
         report(
