@@ -52,6 +52,12 @@ def frame_group(table_id: int, seat: int | None) -> str:
 async def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> list[BaseException]:
     """Send every message; returns the errors of those that failed."""
     layer = get_channel_layer()
+    if hasattr(layer, "group_send_many"):  # Redis: one round trip (tute_site/layers.py)
+        try:
+            await layer.group_send_many(messages)
+        except LAYER_ERRORS as error:
+            return [error] * len(messages)
+        return []
     results = await asyncio.gather(
         *(layer.group_send(group, message) for group, message in messages),
         return_exceptions=True,

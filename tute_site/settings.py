@@ -181,7 +181,9 @@ def redis_channel_layer(kind: str) -> dict:
         # (CHANNEL_LAYER=core) now and then lost one (channels#1683). Each process keeps its
         # groups itself: they outlive a Redis restart, redis-py subscribes again.
         return {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # channels-redis's pub/sub layer, a change's pushes in one round trip
+            # (tute_site/layers.py).
+            "BACKEND": "tute_site.layers.PubSubChannelLayer",
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
                 "prefix": prefix,
