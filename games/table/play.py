@@ -32,7 +32,7 @@ from games.table import record
 from games.table.clock import DEADLINE_FIELDS, clear_deadline, schedule
 from games.table.frames import MOVE, broadcast
 from games.table.refusals import TableError, illegal, malformed
-from games.table.room import Room, locked_room, require_user
+from games.table.room import Room, keep_on_commit, locked_room, require_user
 from rankings.services import InsufficientChips, SeatResult, chips_stake, game_result_submit
 
 # Sent once a finished game's end is committed, with its `game_id`.
@@ -176,6 +176,7 @@ def apply(
         game=game, action=act, fields=["action_count", *DEADLINE_FIELDS], seats=seats
     )
     record.remember_on_commit(game, state)
+    keep_on_commit(room)
     keys = (*MOVE, "seats") if seats else MOVE
     if state.deal_over:
         keys = (*keys, "sheet")  # the deal's line on the score sheet
@@ -236,6 +237,7 @@ def deal_next(room: Room, *, by: str | None) -> None:
     schedule(room)
     game.save(update_fields=["record", "deal_count", *DEADLINE_FIELDS])
     broadcast(room, {"kind": "deal", "by": by})
+    keep_on_commit(room)
     room.hand_over_state()
 
 

@@ -18,11 +18,13 @@ its holder left it); the game is read by the next statement, after the lock was 
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Field, Model
 from django.utils.translation import gettext_lazy as _
 
@@ -361,9 +363,51 @@ def locked_room(table_id: Any, *, bump: bool = False, closed: bool = False) -> R
     if table is None:
         raise TableError("unknown_table", _("There is no such table."))
     room = Room(table=table, bumped=bump)
+    kept = _kept(table)
+    if kept is not None and kept[0] == table.version - bump:
+        # Nothing changed at the table since this process's last change there.
+        room._take(kept[1], None)
+        room._proposal = kept[2]
     if not closed:
         room.require_open()
     return room
+
+
+# table id -> (created, version, game seats (with their game), open proposal): the room as
+# the last change this process made at the table left it (`keep_on_commit`).
+_ROOMS: OrderedDict[int, tuple[Any, int, list[GameSeat], CancelProposal | None]] = OrderedDict()
+_ROOMS_KEPT = 1024
+_ROOMS_LOCK = threading.Lock()  # daphne runs sync code in more than one thread
+
+
+def _kept(table: Table) -> tuple[int, list[GameSeat], CancelProposal | None] | None:
+    """(version, game seats, proposal) this process kept of `table`'s room, if any: taken,
+    so that a change that fails leaves nothing half-changed behind."""
+    with _ROOMS_LOCK:
+        kept = _ROOMS.pop(table.pk, None)
+    if kept is None or kept[0] != table.created_at or kept[2][0].game_id != table.game_id:
+        return None
+    return kept[1:]
+
+
+def keep_on_commit(room: Room) -> None:
+    """Once the change at `room` is committed, keep its game and seats as they are now for
+    the next change at the table in this process: `locked_room` takes them instead of
+    reading them again if the table's version did not move meanwhile. The version counts
+    every change to the room's rows (every one is pushed), so an unmoved version means these
+    rows are the table's still. The room's game is not changed again by this change."""
+    if room.game is None:
+        return
+    table, seats, proposal = room.table, room.game_seats, room.proposal
+
+    def keep() -> None:
+        with _ROOMS_LOCK:
+            _ROOMS[table.pk] = (table.created_at, table.version, seats, proposal)
+            _ROOMS.move_to_end(table.pk)
+            while len(_ROOMS) > _ROOMS_KEPT:
+                _ROOMS.popitem(last=False)
+
+    transaction.on_commit(keep, robust=True)
 
 
 def read_room(game_id: int) -> Room | None:

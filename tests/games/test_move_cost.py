@@ -1,13 +1,16 @@
-"""What one move costs the database, on every path: three statements, whoever moved last,
-however cold this process's cache, after a timeout, with a proposal to cancel open, and for
-a robot. The table locked with its version counted; the game, its seats, its open proposal
-and what its state needs read in one; the action's row, the game's counters and timer (and
-a seat's timeouts) written in one. A move late in a game costs what one early in it does:
-the record grows by a row, it is never read or written whole.
+"""What one move costs the database, on every path. The table locked with its version
+counted; the game, its seats, its open proposal and what its state needs, read in one; the
+action's row, the game's counters and timer (and a seat's timeouts) written in one: three
+statements, whoever moved last, however cold this process's cache, after a timeout, with a
+proposal to cancel open, and for a robot. Two when this process made the table's last
+change: the room it kept then is the table's still (its version did not move), and is not
+read again. A move late in a game costs what one early in it does: the record grows by a
+row, it is never read or written whole.
 
 Each path also checks what the players get: every seat's pushed view is the view of the
 game rebuilt from its whole record."""
 
+import contextlib
 import json
 
 import pytest
@@ -16,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.engine import from_record
 from games.models import CancelProposal, Game, GameAction, GameSeat, Table
-from games.table import cancel, play, record, robots, seating
+from games.table import cancel, play, record, robots, room, seating
 from games.table.frames import MOVE, table_state_for, update_frames
 from games.table.record import game_record, game_state
 from games.table.room import locked_room
@@ -27,11 +30,25 @@ from tests.accounts.factories import UserFactory
 pytestmark = [pytest.mark.django_db, pytest.mark.services]
 
 
+def fresh_caches(patch) -> None:
+    """A process's caches, empty: its engine states and the rooms it kept."""
+    patch.setattr(record, "_STATES", type(record._STATES)())
+    patch.setattr(room, "_ROOMS", type(room._ROOMS)())
+
+
 @pytest.fixture(autouse=True)
 def one_process(monkeypatch):
-    """This process's cache of states, of its own for the test (another test's games, with
-    the same ids in another database, are never taken for these)."""
-    monkeypatch.setattr(record, "_STATES", type(record._STATES)())
+    """This process's caches, of their own for the test (another test's games, with the same
+    ids in another database, are never taken for these)."""
+    fresh_caches(monkeypatch)
+
+
+@contextlib.contextmanager
+def another_process(monkeypatch):
+    """What runs inside is served by another daphne process, with caches of its own."""
+    with monkeypatch.context() as other:
+        fresh_caches(other)
+        yield
 
 
 @pytest.fixture
@@ -79,12 +96,14 @@ def statements(queries) -> list[str]:
     ]
 
 
-def assert_three(sql: list[str]) -> None:
-    assert len(sql) == 3, "\n".join(sql)
+def assert_statements(sql: list[str], *, kept: bool = False) -> None:
+    """The lock, the read (unless the room was kept), the write."""
+    assert len(sql) == (2 if kept else 3), "\n".join(sql)
     assert sql[0].startswith("UPDATE games_table SET version") and "RETURNING" in sql[0]
-    assert sql[1].startswith("SELECT") and "games_gameseat" in sql[1]
-    assert sql[2].startswith("WITH w0 AS (INSERT INTO games_gameaction")
-    assert "UPDATE games_game SET" in sql[2]
+    if not kept:
+        assert sql[1].startswith("SELECT") and "games_gameseat" in sql[1]
+    assert sql[-1].startswith("WITH w0 AS (INSERT INTO games_gameaction")
+    assert "UPDATE games_game SET" in sql[-1]
 
 
 def assert_views_true(table, pushed) -> None:
@@ -101,42 +120,44 @@ def assert_views_true(table, pushed) -> None:
         assert frames[seat]["count"] == game.action_count
 
 
-def test_a_players_card_is_three_statements(django_capture_on_commit_callbacks, pushed):
+def test_a_players_card_is_two_statements_where_the_last_change_was_made(
+    django_capture_on_commit_callbacks, pushed
+):
     table, users = two_players()
     a_card(table, users, django_capture_on_commit_callbacks)
     sql = a_card(table, users, django_capture_on_commit_callbacks, pushed)
-    assert_three(sql)
+    assert_statements(sql, kept=True)
     assert_views_true(table, pushed)
 
 
 def test_after_another_process_moved_it_is_three_statements(
     django_capture_on_commit_callbacks, pushed, monkeypatch
 ):
-    """The other daphne process served the last card: the rows this one has not applied
+    """The other daphne process served the last cards: the rows this one has not applied
     come with the room's read."""
     table, users = two_players()
     a_card(table, users, django_capture_on_commit_callbacks)
-    ours = record._STATES
-    with monkeypatch.context() as other_process:
-        other_process.setattr(record, "_STATES", type(ours)())
+    with another_process(monkeypatch):
         a_card(table, users, django_capture_on_commit_callbacks)
         a_card(table, users, django_capture_on_commit_callbacks)
     assert record.known_counts(table.game_id)[1] == 1  # two cards behind
     sql = a_card(table, users, django_capture_on_commit_callbacks, pushed)
-    assert_three(sql)
+    assert_statements(sql)
     assert_views_true(table, pushed)
     assert record.known_counts(table.game_id)[1] == 4
 
 
-def test_with_a_cold_cache_it_is_three_statements(django_capture_on_commit_callbacks, pushed):
+def test_with_cold_caches_it_is_three_statements(
+    django_capture_on_commit_callbacks, pushed, monkeypatch
+):
     """A process that knows nothing of the game (just started): the record comes with the
     room's read, and the state is rebuilt from it."""
     table, users = two_players()
     for _ in range(5):
         a_card(table, users, django_capture_on_commit_callbacks)
-    record._STATES.clear()
+    fresh_caches(monkeypatch)
     sql = a_card(table, users, django_capture_on_commit_callbacks, pushed)
-    assert_three(sql)
+    assert_statements(sql)
     assert_views_true(table, pushed)
 
 
@@ -146,48 +167,50 @@ def test_after_a_new_deal_elsewhere_it_is_three_statements(
     """Another process dealt the next deal: the record (with the new deal's cards) comes
     with the room's read."""
     table, users = two_players(points_to_win=5)
-    ours = record._STATES
     while True:
         game = Game.objects.get(pk=table.game_id)
         if game_state(game=game).needs_deal:
             break
         a_card(table, users, django_capture_on_commit_callbacks)
-    with monkeypatch.context() as other_process:
-        other_process.setattr(record, "_STATES", type(ours)())
-        with django_capture_on_commit_callbacks(execute=True):
-            play.game_next_deal(table_id=table.pk, user=users[0])
+    with another_process(monkeypatch), django_capture_on_commit_callbacks(execute=True):
+        play.game_next_deal(table_id=table.pk, user=users[0])
     assert record.known_counts(table.game_id)[0] == 1
     sql = a_card(table, users, django_capture_on_commit_callbacks, pushed)
-    assert_three(sql)
+    assert_statements(sql)
     assert_views_true(table, pushed)
 
 
-def test_a_cards_view_after_a_timeout_is_three_statements(
-    django_capture_on_commit_callbacks, pushed
+def test_after_a_timeout_it_is_three_statements(
+    django_capture_on_commit_callbacks, pushed, monkeypatch
 ):
-    """A player's time ran out: the robot played for them, a timeout counted with its move.
-    The player's next card takes the seat back: the seat's count goes back to 0 in the
-    same statement as the card."""
+    """A player's time ran out: the robot played for them (in the Celery worker), a timeout
+    counted with its move. The player's next card takes the seat back: the seat's count goes
+    back to 0 in the same statement as the card."""
     table, users = two_players(move_time=10)
     game = Game.objects.get(pk=table.game_id)
-    late = game.deadline_at
     with (
+        another_process(monkeypatch),
         CaptureQueriesContext(connection) as queries,
         django_capture_on_commit_callbacks(execute=True),
     ):
+        late = game.deadline_at
         taken = robots.game_timer_fire(game_id=game.pk, count=game.deadline_count, now=late)
     assert taken == 1
     sql = statements(queries)
     # The room read to think on; then the lock and the version; the row, the game, the seat.
     assert len(sql) == 3, "\n".join(sql)
     assert sql[1].startswith("UPDATE games_table SET version")
+    assert "UPDATE games_gameseat SET" in sql[2]
     timed_out = GameSeat.objects.get(game=game, seat=game.deadline_seat)
     assert timed_out.timeouts == 1
-    # The one who timed out plays again when next on turn.
+    # The one who timed out plays again when next on turn (the other player's cards are
+    # served by the other process: the one who timed out reads the room).
     while game_state(game=Game.objects.get(pk=game.pk)).to_move != timed_out.seat:
-        a_card(table, users, django_capture_on_commit_callbacks)
+        with another_process(monkeypatch):
+            a_card(table, users, django_capture_on_commit_callbacks)
     sql = a_card(table, users, django_capture_on_commit_callbacks, pushed)
-    assert_three(sql)
+    assert_statements(sql)
+    assert "UPDATE games_gameseat SET" in sql[-1]
     timed_out.refresh_from_db()
     assert timed_out.timeouts == 0
     assert_views_true(table, pushed)
@@ -199,14 +222,20 @@ def test_a_cards_view_after_a_timeout_is_three_statements(
 def test_with_a_proposal_to_cancel_open_it_is_three_statements(
     django_capture_on_commit_callbacks, pushed
 ):
+    """The open proposal comes with the room's read (the frames show who still must answer);
+    the next card, with the room kept, is two."""
     table, users = two_players()
     with django_capture_on_commit_callbacks(execute=True):
         cancel.game_cancel_propose(table_id=table.pk, user=users[0])
     assert CancelProposal.objects.filter(status="open").count() == 1
     sql = a_card(table, users, django_capture_on_commit_callbacks, pushed)
-    assert_three(sql)
+    assert_statements(sql)
+    assert "games_cancelproposal" in sql[1]
     assert_views_true(table, pushed)
-    # The card leaves the proposal as it was: it still waits for the other player.
+    sql = a_card(table, users, django_capture_on_commit_callbacks, pushed)
+    assert_statements(sql, kept=True)
+    assert_views_true(table, pushed)
+    # The cards leave the proposal as it was: it still waits for the other player.
     shown = table_state_for(table_id=table.pk, user=users[1])["game"]["cancel"]
     assert shown["by"] == users[0].username and shown["waiting"] == [users[1].username]
 
@@ -236,14 +265,17 @@ def test_a_robots_move_is_three_statements(django_capture_on_commit_callbacks, m
 
 def test_a_late_move_costs_what_an_early_one_does(django_capture_on_commit_callbacks):
     table, users = two_players(points_to_win=3)
+    room._ROOMS.clear()
     early = a_card(table, users, django_capture_on_commit_callbacks)
     for _ in range(20):
         a_card(table, users, django_capture_on_commit_callbacks)
+    assert len(a_card(table, users, django_capture_on_commit_callbacks)) == 2
+    room._ROOMS.clear()  # this process's state of the game is current, its room forgotten
     late = a_card(table, users, django_capture_on_commit_callbacks)
-    assert GameAction.objects.filter(game_id=table.game_id).count() == 22
-    assert len(late) == len(early)
-    # Nothing writes the record; the read brings no record back (the state is this
-    # process's: at most the rows played since).
+    assert GameAction.objects.filter(game_id=table.game_id).count() == 23
+    assert len(late) == len(early) == 3
+    # Nothing writes the record; the read brings no record back and no row (the state is
+    # this process's, with nothing to catch up).
     assert not any('"record"' in sql for sql in late if not sql.startswith("SELECT"))
     with connection.cursor() as cursor:
         cursor.execute(late[1])
@@ -267,9 +299,9 @@ def test_a_mid_game_move_frame_is_under_2_kb():
             table_id=table.pk, user=users[seat], action=state.legal_actions_for(seat)[0].to_dict()
         )
     with transaction.atomic():
-        room = locked_room(table.pk)
+        locked = locked_room(table.pk)
         event = {"kind": "act", "action": {"seat": 0, "play": "3C"}, "by": users[0].username}
-        frames = update_frames(room, event, table=False, game=MOVE)
+        frames = update_frames(locked, event, table=False, game=MOVE)
     sizes = {seat: len(json.dumps(frame)) for seat, frame in frames.items()}
     assert max(sizes.values()) < 2048, sizes
     assert all("table" not in frame and "chat" not in frame for frame in frames.values())
