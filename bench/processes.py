@@ -21,6 +21,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# The checkout whose code the servers run (daphne, the Celery processes): this one, or
+# another of the same schema named by TUTE_SERVER_ROOT, to time two versions of the server
+# with the same client (docs/benchmarks.md).
+SERVER_ROOT = Path(os.environ.get("TUTE_SERVER_ROOT") or ROOT)
 DAPHNE_APP = "tute_site.asgi:application"
 
 # pytest-xdist worker n takes its ports from PORTS_FROM + n * PORTS_EACH onwards.
@@ -110,7 +114,7 @@ def start_daphne(port: int, log, env: dict, app: str = DAPHNE_APP) -> subprocess
     """A daphne process serving `app` on `port` with `env`, once it listens."""
     process = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
-        cwd=ROOT,
+        cwd=SERVER_ROOT,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -146,7 +150,7 @@ def start_celery(
     log = log_path.open("w")
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "tute_site", *arguments],
-        cwd=ROOT,
+        cwd=SERVER_ROOT,
         env=child_env(database_url(), CELERY_QUEUE=queue, **env),
         stdout=log,
         stderr=subprocess.STDOUT,

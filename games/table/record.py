@@ -24,11 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection, transaction
-from django.db.models import Model
+from django.db import transaction
 
 from games.engine import Action, GameState, from_record
 from games.models import Game, GameAction, GameSeat
+from games.table import sql
 
 # game id -> (created, deals, actions, state): the latest state this process knows of each
 # game. The creation time too: a game id alone may come again (a database emptied and filled
@@ -175,56 +175,20 @@ def record_move(
     *, game: Game, action: Action, fields: Sequence[str], seats: Sequence[GameSeat] = ()
 ) -> None:
     """Store one more action of a running game with the game's `fields` (its count and its
-    timer) and the `timeouts` of `seats` (a timeout counted, a seat taken back): the action's
-    row, the game's and the seats' updates in one statement on PostgreSQL (data-modifying
-    `WITH`), one after the other elsewhere. The game's `action_count` already counts it."""
-    row = {
-        "game_id": game.pk,
-        "number": game.action_count,
-        "deal": game.deal_count - 1,
-        "action": action.to_dict(),
-    }
-    parts = [_insert(GameAction, row)]
-    parts += [_update(GameSeat, seat.pk, {"timeouts": seat.timeouts}) for seat in seats]
-    values = {name: getattr(game, game._meta.get_field(name).attname) for name in fields}
-    last = _update(Game, game.pk, values)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            names = [f"w{n}" for n in range(len(parts))]
-            sql = "WITH " + ", ".join(
-                f"{name} AS ({part_sql})" for name, (part_sql, _p) in zip(names, parts, strict=True)
-            )
-            cursor.execute(
-                f"{sql} {last[0]}", [p for _sql, params in parts for p in params] + last[1]
-            )
-        else:
-            for part_sql, params in [*parts, last]:
-                cursor.execute(part_sql, params)
-
-
-def _prepared(model: type[Model], values: dict[str, Any]) -> tuple[list[str], list[Any]]:
-    """Columns and values of `values` (field names), prepared as the ORM saves them."""
-    qn = connection.ops.quote_name
-    fields = [model._meta.get_field(name) for name in values]
-    return (
-        [qn(field.column) for field in fields],
-        [
-            field.get_db_prep_save(value, connection)
-            for field, value in zip(fields, values.values(), strict=True)
-        ],
+    timer) and the `timeouts` of `seats` (a timeout counted, a seat taken back): one
+    statement on PostgreSQL (games/table/sql.py). The game's `action_count` already counts
+    it."""
+    sql.write_move(
+        action={
+            "game_id": game.pk,
+            "number": game.action_count,
+            "deal": game.deal_count - 1,
+            "action": action.to_dict(),
+        },
+        seats={seat.pk: {"timeouts": seat.timeouts} for seat in seats},
+        game=game.pk,
+        values={name: getattr(game, game._meta.get_field(name).attname) for name in fields},
     )
-
-
-def _insert(model: type[Model], values: dict[str, Any]) -> tuple[str, list[Any]]:
-    columns, params = _prepared(model, values)
-    marks = ", ".join(["%s"] * len(columns))
-    return f"INSERT INTO {model._meta.db_table} ({', '.join(columns)}) VALUES ({marks})", params
-
-
-def _update(model: type[Model], pk: Any, values: dict[str, Any]) -> tuple[str, list[Any]]:
-    columns, params = _prepared(model, values)
-    sets = ", ".join(f"{column} = %s" for column in columns)
-    return f"UPDATE {model._meta.db_table} SET {sets} WHERE id = %s", [*params, pk]
 
 
 def record_deal(*, game: Game, state: GameState) -> None:

@@ -9,7 +9,10 @@ than the lock, and nothing is read twice.
 The table's `version` counts the changes pushed to its sockets (docs/protocol.md). Every
 change to a room's rows (table, seats, game, game seats) is pushed, so the version also
 says whether a room read earlier, without the lock, is still current: the robots think on
-such a room and act only if the version did not move (games/table/robots.py).
+such a room and act only if the version did not move (games/table/robots.py). For the
+same reason the process that made a table's last change keeps its room (`keep_on_commit`),
+and the next change there takes it instead of reading it again if the version did not
+move: a move then costs the lock and its write alone.
 
 Under PostgreSQL's READ COMMITTED a statement sees the rows as they were when it started,
 so the locking statement reads nothing but the table's own row (which the lock returns as
@@ -23,14 +26,13 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-from django.db import connection, transaction
-from django.db.models import Field, Model
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.engine import GameState
-from games.models import CancelProposal, Game, GameAction, GameSeat, Table, TableSeat
+from games.models import CancelProposal, Game, GameSeat, Table, TableSeat
+from games.table import sql
 from games.table.record import Fetched, game_state, known_counts
 from games.table.refusals import TableError
 
@@ -79,8 +81,9 @@ class Room:
     def _load_game(self) -> None:
         self._game, self._game_seats = None, []
         if self.table.game_id is not None:
-            rows, _table, fetched = _game_rows(self.table.game_id)
-            self._take(rows, fetched)
+            game_id = self.table.game_id
+            read = sql.read_game(game_id, known=known_counts(game_id))
+            self._take(read.seats, _fetched(read))
 
     def _take(self, rows: list[GameSeat], fetched: Fetched | None) -> None:
         if not rows:
@@ -188,143 +191,6 @@ class Room:
         return game_seat
 
 
-class _Columns:
-    """A model's columns in a hand-written statement, read back as the ORM reads them
-    (SQLite's dates and booleans, JSON…), their conversions worked out once."""
-
-    def __init__(self, model: type[Model], fields: list[Field], alias: str = "") -> None:
-        qn = connection.ops.quote_name
-        self.model, self.width = model, len(fields)
-        self.sql = ", ".join(f"{alias}.{qn(f.column)}" if alias else qn(f.column) for f in fields)
-        self.attnames = [field.attname for field in fields]
-        self.converters = [_converters(field) for field in fields]
-
-    def convert(self, value: Any) -> Any:
-        """The value of a one-column part as the ORM reads it."""
-        return _convert(value, self.converters[0])
-
-    def build(self, values: Any) -> Model:
-        converted = [
-            _convert(value, converters)
-            for value, converters in zip(values, self.converters, strict=True)
-        ]
-        return self.model.from_db(connection.alias, self.attnames, converted)
-
-
-def _converters(field: Field) -> list[tuple[Any, Any]]:
-    column = field.get_col(field.model._meta.db_table)
-    found = [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)]
-    return [(converter, column) for converter in found]
-
-
-def _convert(value: Any, converters: list[tuple[Any, Any]]) -> Any:
-    for converter, column in converters:
-        value = converter(value, column, connection)
-    return value
-
-
-class _SeatQuery:
-    """The one read of a game's seats, with the game (all but its record), the players'
-    usernames, the open proposal to cancel, what the game's state needs from the database
-    (games/table/record.py: the action rows this process has not applied, and the record
-    when the state must be rebuilt) and, for a robot, the table: one statement, written
-    once.
-
-    Hand-written for the hot path: it runs at every move, and Django building this join
-    (with its subqueries) each time cost five times what PostgreSQL takes to answer it."""
-
-    def __init__(self, *, table: bool) -> None:
-        self.parts = [
-            _Columns(GameSeat, list(GameSeat._meta.concrete_fields), "s"),
-            _Columns(Game, [f for f in Game._meta.concrete_fields if f.name != "record"], "g"),
-            _Columns(User, [User._meta.pk, User._meta.get_field("username")], "u"),
-            _Columns(CancelProposal, list(CancelProposal._meta.concrete_fields), "p"),
-        ]
-        if table:
-            self.parts.append(_Columns(Table, list(Table._meta.concrete_fields), "t"))
-        self.record = _Columns(Game, [Game._meta.get_field("record")])
-        qn = connection.ops.quote_name
-        proposal, action = CancelProposal._meta.db_table, GameAction._meta.db_table
-        # The first seat's row alone brings the rows and the record: the others leave them.
-        first = "s.seat = 0"
-        rebuild = "g.deal_count <> %s"
-        after = f"a.number > CASE WHEN {rebuild} THEN 0 ELSE %s END AND a.number <= g.action_count"
-        if connection.vendor == "postgresql":
-            rows = (
-                f"(SELECT json_agg(json_build_array(a.deal, a.{qn('action')}) ORDER BY a.number)"
-                f"::text FROM {action} a WHERE a.game_id = g.id AND {after})"
-            )
-        else:
-            rows = (
-                f"(SELECT json_group_array(json_array(r.deal, json(r.{qn('action')}))) FROM"
-                f" (SELECT a.deal, a.{qn('action')} FROM {action} a WHERE a.game_id = g.id"
-                f" AND {after} ORDER BY a.number) r)"
-            )
-        self.sql = (
-            f"SELECT {', '.join(part.sql for part in self.parts)},"
-            f" CASE WHEN {first} AND {rebuild} THEN g.{qn('record')} END,"
-            f" CASE WHEN {first} THEN {rows} END"
-            f" FROM {GameSeat._meta.db_table} s JOIN {Game._meta.db_table} g ON g.id = s.game_id"
-            f" LEFT JOIN {User._meta.db_table} u ON u.id = s.user_id"
-            f" LEFT JOIN {proposal} p ON p.game_id = g.id AND p.status = 'open'"
-            + (f" JOIN {Table._meta.db_table} t ON t.game_id = g.id" if table else "")
-            + " WHERE s.game_id = %s ORDER BY s.seat"
-        )
-
-    def rows(self, game_id: int) -> tuple[list[list[Model | None]], Fetched | None]:
-        """Per seat: the seat, the game, the player (None for a robot), the open proposal (or
-        None), the table if asked; and what the first row brought for the game's state."""
-        deals, after = known_counts(game_id) or (-1, 0)
-        with connection.cursor() as cursor:
-            cursor.execute(self.sql, [deals, deals, after, game_id])
-            fetched = cursor.fetchall()
-        out = []
-        for row in fetched:
-            at, models = 0, []
-            for part in self.parts:
-                values = row[at : at + part.width]
-                at += part.width
-                missing = part.model in (User, CancelProposal) and values[0] is None
-                models.append(None if missing else part.build(values))
-            out.append(models)
-        if not fetched or out[0][0].seat != 0:
-            return out, None
-        record, rows = fetched[0][at:]
-        return out, Fetched(
-            deals=deals,
-            after=after if record is None else 0,
-            rows=[tuple(pair) for pair in orjson.loads(rows or "[]")],
-            record=None if record is None else self.record.convert(record),
-        )
-
-
-_QUERIES: dict[tuple[str, bool], _SeatQuery] = {}
-_TABLE_COLUMNS: dict[str, _Columns] = {}
-
-
-def _game_rows(
-    game_id: int, *, table: bool = False
-) -> tuple[list[GameSeat], Table | None, Fetched | None]:
-    """A game's seats (in seat order) with their game, players and open proposal set, the
-    table it is played at if `table`, and what the read brought for the game's state."""
-    query = _QUERIES.get((connection.vendor, table))
-    if query is None:
-        query = _QUERIES[(connection.vendor, table)] = _SeatQuery(table=table)
-    seats, game, found = [], None, None
-    rows, fetched = query.rows(game_id)
-    for models in rows:
-        seat, game_row, user, proposal = models[:4]
-        game = game or game_row
-        if table:
-            found = found or models[4]
-        seat.game = game
-        if user is not None:
-            seat.user = user
-        seat.open_proposal = proposal
-        seats.append(seat)
-    return seats, found, fetched
-
-
 def require_user(user: User | None) -> User:
     if user is None or not user.is_authenticated:
         raise TableError("login_required", _("Log in to do that."))
@@ -345,19 +211,7 @@ def locked_room(table_id: Any, *, bump: bool = False, closed: bool = False) -> R
     statement counts it in the version too, one statement for both."""
     table_id = _table_id(table_id)
     if bump:
-        columns = _TABLE_COLUMNS.get(connection.vendor)
-        if columns is None:
-            columns = _TABLE_COLUMNS[connection.vendor] = _Columns(
-                Table, list(Table._meta.concrete_fields)
-            )
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {Table._meta.db_table} SET version = version + 1 WHERE id = %s"
-                f" RETURNING {columns.sql}",
-                [table_id],
-            )
-            row = cursor.fetchone()
-        table = columns.build(row) if row is not None else None
+        table = sql.lock_and_count(table_id)
     else:
         table = Table.objects.select_for_update().filter(pk=table_id).first()
     if table is None:
@@ -414,9 +268,16 @@ def read_room(game_id: int) -> Room | None:
     """The room of the table where game `game_id` is played, read without any lock, in one
     statement: for a robot to think on (`Room.table.version` says later whether it is still
     current). None if the game is not the current game of a table."""
-    rows, table, fetched = _game_rows(game_id, table=True)
-    if not rows:
+    read = sql.read_game(game_id, known=known_counts(game_id), table=True)
+    if not read.seats:
         return None
-    room = Room(table=table)
-    room._take(rows, fetched)
+    room = Room(table=read.table)
+    room._take(read.seats, _fetched(read))
     return room
+
+
+def _fetched(read: sql.GameRead) -> Fetched | None:
+    """What the read brought for the game's state (games/table/record.py)."""
+    if read.rows is None:
+        return None
+    return Fetched(deals=read.deals, after=read.after, rows=read.rows, record=read.record)

@@ -3,6 +3,7 @@
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.db import connection
 
 pytestmark = pytest.mark.services
@@ -20,7 +21,8 @@ def test_database_is_postgresql():
 
 def test_message_goes_through_the_redis_channel_layer():
     layer = get_channel_layer()
-    assert type(layer).__module__.startswith("channels_redis")
+    # channels-redis's pub/sub layer, or the site's one (tute_site/layers.py) built on it.
+    assert isinstance(layer, RedisPubSubChannelLayer)
 
     async def round_trip():
         channel = await layer.new_channel()
@@ -51,3 +53,27 @@ def test_real_celery_worker_runs_a_task(celery_worker):
     from tute_site.celery import ping
 
     assert ping.delay().get(timeout=30) == "pong"
+
+
+def test_a_changes_pushes_reach_their_groups_in_order_in_one_round_trip():
+    """`group_send_many` (tute_site/layers.py): each message to its own group's members, in
+    the order given, through the real Redis."""
+    layer = get_channel_layer()
+
+    async def pushes():
+        seat, watcher = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("table-test-seat-0", seat)
+        await layer.group_add("table-test-watch", watcher)
+        await layer.group_send_many(
+            [
+                ("table-test-seat-0", {"type": "table.frame", "n": 1}),
+                ("table-test-watch", {"type": "table.frame", "n": 2}),
+                ("table-test-seat-0", {"type": "table.frame", "n": 3}),
+            ]
+        )
+        got = [await layer.receive(seat), await layer.receive(seat), await layer.receive(watcher)]
+        await layer.group_discard("table-test-seat-0", seat)
+        await layer.group_discard("table-test-watch", watcher)
+        return [message["n"] for message in got]
+
+    assert async_to_sync(pushes)() == [1, 3, 2]
