@@ -27,8 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVER_ROOT = Path(os.environ.get("TUTE_SERVER_ROOT") or ROOT)
 DAPHNE_APP = "tute_site.asgi:application"
 
-# pytest-xdist worker n takes its ports from PORTS_FROM + n * PORTS_EACH onwards.
-PORTS_FROM = 20000
+# pytest-xdist worker n takes its ports from PORTS_FROM + n * PORTS_EACH onwards. Two test
+# runs side by side on one machine (two checkouts) each set a TUTE_PORTS_FROM of their own.
+PORTS_FROM = int(os.environ.get("TUTE_PORTS_FROM", "20000"))
 PORTS_EACH = 200
 _port_turn = itertools.count(random.randrange(PORTS_EACH))
 
@@ -107,6 +108,9 @@ def child_env(database_url: str, **extra: str) -> dict[str, str]:
     """This process's environment for a server on `database_url`, with `extra` on top."""
     env = {**os.environ, "DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1", **extra}
     env.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
+    if SERVER_ROOT != ROOT:
+        # The sessions the tool signs must be the servers' too: this checkout's key.
+        env.setdefault("SECRET_KEY_FILE", str(ROOT / ".secret_key"))
     return env
 
 
