@@ -70,11 +70,17 @@ def game_analysis_queue(game_id: int) -> None:
     lane="slow",  # its own queue and worker: never ahead of an award or a timer
 )
 def analyse_game(game_id: int) -> bool:
-    """Analyse one finished game (games/analysis.py), queued at low priority when it ends.
-    Run twice, it computes once. True when the game has its analysis (now or before)."""
+    """Analyse one finished game (games/analysis.py), queued at low priority when it ends,
+    then queue its mining for puzzles. Run twice, it computes once (and the mining stores
+    its puzzles once). True when the game has its analysis (now or before)."""
     from games.analysis import game_analysis_compute
+    from games.puzzles.tasks import puzzles_mining_queue
 
-    return game_analysis_compute(game_id=game_id) is not None
+    analysed = game_analysis_compute(game_id=game_id) is not None
+    if analysed:
+        # After the analysis, on the same slow lane: its puzzles (games/puzzles/).
+        puzzles_mining_queue(game_id)
+    return analysed
 
 
 @shared_task(name="games.analysis_sweep", ignore_result=True)

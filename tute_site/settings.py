@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "rankings",
     "games",
     "games.arenas",
+    "games.puzzles",
 ]
 
 MIDDLEWARE = [
@@ -260,6 +261,9 @@ CELERY_BEAT_SCHEDULE = {
     "games-guests-sweep": {"task": "games.guests_sweep", "schedule": 600.0},
     # A finished game whose analysis task was lost is analysed after all.
     "games-analysis-sweep": {"task": "games.analysis_sweep", "schedule": 600.0},
+    # A finished 2-player game not yet mined for puzzles (its task was lost, or a guest's
+    # practice, which is not analysed) is mined after all, on the slow lane.
+    "puzzles-mining-sweep": {"task": "puzzles.mining_sweep", "schedule": 600.0},
 }
 # The award sweep awards a finished game still without its award this many seconds after it
 # was submitted (its task was lost: a worker or the broker died). The fault tool shortens both.

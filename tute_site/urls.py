@@ -19,6 +19,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("games.urls")),
     path("", include("games.arenas.urls")),
+    path("", include("games.puzzles.urls")),
     path("rules/", include("games.rules.urls")),
     path("", include("accounts.urls")),
     path("", include("rankings.urls")),

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class PuzzlesConfig(AppConfig):
+    name = "games.puzzles"
+    label = "puzzles"
+    verbose_name = _("Puzzles")
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,101 @@
+"""Mining finished games into stored puzzles: once per game, never a puzzle twice.
+
+`puzzles_mine_game` runs on the slow lane after a game's analysis (games/tasks.py queues it),
+or from the sweep and the `mine_puzzles` command. The search runs outside any transaction;
+the game's `MinedGame` row and its puzzles are then written in one transaction. Run twice
+(a task delivered twice, two workers), the second finds the row, or loses the race on its
+unique game and on each puzzle's unique key, and stores nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from games.engine import InvalidRecord
+from games.models import Game
+
+from .mining import mine_record
+from .models import MinedGame, Puzzle, PuzzleTheme
+
+logger = logging.getLogger(__name__)
+
+# The sweep looks this far back for a finished game still not mined, and leaves alone those
+# that ended too recently (their analysis, then their mining, is still on its way).
+SWEEP_WITHIN = timedelta(days=2)
+SWEEP_AFTER = timedelta(minutes=10)
+SWEEP_BATCH = 20
+MINED_VARIANTS = ("tute", "habanero")
+
+
+def puzzles_mine_game(*, game_id: int) -> int | None:
+    """Mine a finished game's record for puzzles and store them; how many it gave (0 for a
+    game without any, or not of 2 players), None for a game not finished. Locks nothing
+    while it searches (seconds of CPU on the slow lane)."""
+    if MinedGame.objects.filter(game_id=game_id).exists():
+        return MinedGame.objects.get(game_id=game_id).puzzles
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+    if game is None:
+        return None
+    started = time.process_time()
+    found = []
+    if game.variant in MINED_VARIANTS and game.players == 2 and game.record.get("deals"):
+        try:
+            found = mine_record(game.record, source=f"g{game.pk}")
+        except InvalidRecord:
+            logger.warning("game %s: its record does not replay; not mined", game_id)
+    seconds = time.process_time() - started
+    try:
+        with transaction.atomic():
+            MinedGame.objects.create(game=game, puzzles=len(found), seconds=seconds)
+            stored = Puzzle.objects.bulk_create(
+                [
+                    Puzzle(
+                        key=data["key"],
+                        game=game,
+                        variant=data["variant"],
+                        record=data["record"],
+                        seat=data["seat"],
+                        line=data["line"],
+                        steps=data["steps"],
+                        rest=data["rest"],
+                        outcome=data["outcome"],
+                        gap=data["gap"],
+                        loss=data["loss"],
+                    )
+                    for data in found
+                ]
+            )
+            PuzzleTheme.objects.bulk_create(
+                PuzzleTheme(puzzle=puzzle, code=code)
+                for puzzle, data in zip(stored, found, strict=True)
+                for code in data["themes"]
+            )
+    except IntegrityError:
+        # Mined at the same time elsewhere: that one stored them.
+        return MinedGame.objects.get(game_id=game_id).puzzles
+    return len(found)
+
+
+def unmined_games() -> QuerySet[Game]:
+    """Finished 2-player tute and habanero games never mined."""
+    return (
+        Game.objects.filter(status=Game.Status.FINISHED, variant__in=MINED_VARIANTS)
+        .filter(Q(variant="habanero") | Q(options__players=2))
+        .filter(~Exists(MinedGame.objects.filter(game=OuterRef("pk"))))
+    )
+
+
+def games_unmined(*, now: datetime) -> list[int]:
+    """Finished 2-player games of the last two days not yet mined, older than ten minutes:
+    their task was lost, or nothing queued one (a guest's practice is not analysed)."""
+    return list(
+        unmined_games()
+        .filter(finished_at__gte=now - SWEEP_WITHIN, finished_at__lte=now - SWEEP_AFTER)
+        .order_by("finished_at")
+        .values_list("pk", flat=True)[:SWEEP_BATCH]
+    )

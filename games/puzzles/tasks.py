@@ -1,0 +1,48 @@
+"""The puzzles' background work: mining a finished game (on the slow lane, at low priority,
+queued once the game's analysis is stored) and the sweep of games whose mining was lost."""
+
+import logging
+
+from celery import shared_task
+from kombu.exceptions import OperationalError
+
+logger = logging.getLogger(__name__)
+
+LOW_PRIORITY = 9  # Redis: 0 is served first, 9 last
+
+
+def puzzles_mining_queue(game_id: int) -> None:
+    """Queue the mining of a finished game at low priority. A broker that is down loses only
+    the mining: the sweep does it later."""
+    try:
+        mine_game.apply_async((game_id,), priority=LOW_PRIORITY)
+    except OperationalError as exc:
+        logger.warning("puzzles of game %s not queued: %r", game_id, exc)
+
+
+@shared_task(
+    name="puzzles.mine_game",
+    ignore_result=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    lane="slow",  # the analyses' queue and worker: never ahead of an award or a timer
+)
+def mine_game(game_id: int) -> int | None:
+    """Mine one finished game for puzzles (games/puzzles/store.py). Run twice, it stores its
+    puzzles once. How many the game gave."""
+    from games.puzzles.store import puzzles_mine_game
+
+    return puzzles_mine_game(game_id=game_id)
+
+
+@shared_task(name="puzzles.mining_sweep", ignore_result=True)
+def mining_sweep() -> int:
+    """Queue the mining of every recently finished 2-player game not mined yet."""
+    from django.utils import timezone
+
+    from games.puzzles.store import games_unmined
+
+    game_ids = games_unmined(now=timezone.now())
+    for game_id in game_ids:
+        puzzles_mining_queue(game_id)
+    return len(game_ids)
