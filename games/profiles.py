@@ -10,6 +10,7 @@ from accounts import selectors as account_selectors
 from accounts.views import friendship_context
 from games import selectors
 from games.analysis import player_accuracy_by_kind
+from games.puzzles.views import profile_context
 from rankings import selectors as rankings_selectors
 from rankings.models import TABLE_KINDS
 from rankings.svg import rating_chart_svg, trophy_icon_svg, xp_chart_svg
@@ -30,6 +31,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
         "recent_seats": selectors.player_recent_games(user=player),
         "friends": account_selectors.friends_of(player),
         "accuracy": player_accuracy_by_kind(user=player),
+        **profile_context(player),
         "xp_chart": xp_chart_svg(
             rankings_selectors.xp_history(user=player), start=player.date_joined
         ),

@@ -10,6 +10,11 @@ SECTIONS = [
         _("Arenas"),
         _("Timed tournaments: join, play game after game, reach the podium."),
     ),
+    (
+        "puzzle_next",
+        _("Puzzles"),
+        _("Endgames from the players' own games, each with one right card: find it."),
+    ),
     ("rankings", _("Rankings"), _("The best players by experience and chips.")),
     ("player_search", _("Players"), _("Find a player by name and ask them to be your friend.")),
 ]

@@ -2,12 +2,13 @@ from django.http import JsonResponse
 from django.shortcuts import render
 
 from games.finding import finding_context
+from games.puzzles.views import daily_context
 from tute_site.health import run_checks
 
 
 def home(request):
-    # Practice and "Play now" first (games/finding.py).
-    return render(request, "home.html", finding_context(request))
+    # Practice and "Play now" first (games/finding.py), then the day's puzzle.
+    return render(request, "home.html", {**finding_context(request), **daily_context()})
 
 
 async def healthz(request):

@@ -141,7 +141,10 @@ def outcome_text(outcome: dict[str, Any], me: int) -> str:
     if winner == me:
         return _("The deal ends %(mine)s to %(theirs)s: you win it.") % values
     if winner is None:
-        return _("The deal ends %(mine)s to %(theirs)s: nobody wins it.") % values
+        return (
+            _("The deal ends %(mine)s to %(theirs)s: nobody passes 100, a mano de vuelta follows.")
+            % values
+        )
     return _("The deal ends %(mine)s to %(theirs)s: they win it.") % values
 
 

@@ -52,6 +52,14 @@ def puzzles_mine_game(*, game_id: int) -> int | None:
     try:
         with transaction.atomic():
             MinedGame.objects.create(game=game, puzzles=len(found), seconds=seconds)
+            # A puzzle stored before (the game mined again after its row was deleted) stays
+            # as it is, with its rating and tries.
+            known = set(
+                Puzzle.objects.filter(key__in=[d["key"] for d in found]).values_list(
+                    "key", flat=True
+                )
+            )
+            found = [data for data in found if data["key"] not in known]
             stored = Puzzle.objects.bulk_create(
                 [
                     Puzzle(

@@ -241,3 +241,27 @@ def _render(
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ("HX-Request", "HX-History-Restore-Request"))
     return response
+
+
+def daily_context() -> dict[str, Any]:
+    """The home page's daily puzzle: the hand to play from and how many solved it."""
+    puzzle = services.puzzle_of_the_day(day=timezone.localdate())
+    if puzzle is None:
+        return {}
+    position = boards.board(puzzle, puzzle.steps[0]["at"])
+    return {"daily": {"puzzle": puzzle, "hand": position["hand"], "solved": puzzle.solved}}
+
+
+def profile_context(user: Any) -> dict[str, Any]:
+    """A player's puzzle history for their profile: rating, solved, failed, the rating's chart
+    and the themes they miss most."""
+    from django.utils.translation import gettext
+
+    from rankings.svg import rating_chart_svg
+
+    history = selectors.player_puzzles(user=user)
+    if history is None:
+        return {"puzzles": None}
+    chart = rating_chart_svg({"puzzles": history.chart}, kinds=[("puzzles", gettext("Puzzles"))])
+    missed = [{"label": THEME_LABELS[code], "count": n} for code, n in history.missed_themes]
+    return {"puzzles": history, "puzzle_chart": chart, "puzzle_missed": missed}
