@@ -57,7 +57,7 @@ def puzzle_check(*, puzzle: Puzzle, step: int, action: Any) -> Answer:
     at = steps[step]["at"]
     state = position_at(puzzle.record, puzzle.line, at)
     if parsed not in state.legal_actions_for(puzzle.seat):
-        raise PuzzleError("illegal")
+        raise PuzzleError("illegal_card" if parsed.kind == "play" else "illegal")
     key = action_key(parsed)
     if key == action_key(steps[step]["best"]):
         following = steps[step + 1]["at"] if step + 1 < len(steps) else len(puzzle.line)

@@ -31,7 +31,8 @@ SEEN_KEPT = 200  # puzzles a visitor opened, remembered so as not to serve them 
 ERRORS = {
     "step": _("The puzzle has moved on: here is where you are."),
     "malformed": _("That is not a move."),
-    "illegal": _("That card cannot be played now."),
+    "illegal_card": _("That card cannot be played now."),
+    "illegal": _("That move is not allowed now."),
 }
 
 
