@@ -63,6 +63,7 @@ def page_context(slug: str) -> dict[str, Any]:
         "grades": _grades() if slug == "rankings" else (),
         "table_options": table_options() if slug == "tables" else (),
         "marks": _analysis_marks() if slug == "tables" else None,
+        "puzzles": _puzzle_numbers() if slug == "puzzles" else None,
         "reconnect_minutes": _table_default("reconnect_minutes"),
         "move_time": DEFAULT_OPTIONS["move_time"],
     }
@@ -75,6 +76,28 @@ def _analysis_marks() -> dict[str, float]:
 
     inaccuracy, mistake, blunder = (int(t) if t == int(t) else t for t in THRESHOLDS)
     return {"inaccuracy": inaccuracy, "mistake": mistake, "blunder": blunder}
+
+
+def _puzzle_numbers() -> dict[str, int]:
+    """The puzzles' numbers, from their code: the gap every other answer loses, the trap of a
+    puzzle found in the game, the most moves, a new rating and what a first try moves it by
+    (games/puzzles/mining.py and services.py)."""
+    from games.puzzles.mining import MAX_MOVES, MIN_GAP, TRAP
+    from games.puzzles.services import rate
+    from rankings.ratings import MODEL, shown_value
+
+    new = (MODEL.mu, MODEL.sigma)
+    start = shown_value(*new)
+    won = shown_value(*rate(new, new, True)[0])
+    lost = shown_value(*rate(new, new, False)[0])
+    return {
+        "gap": int(MIN_GAP),
+        "trap": int(TRAP),
+        "moves": MAX_MOVES,
+        "start": start,
+        "won": won - start,
+        "lost": start - lost,
+    }
 
 
 def _grades() -> tuple:

@@ -70,6 +70,12 @@ PAGES = (
         _("What a competitive game earns, what a stake risks, and who counts."),
     ),
     RulesPage(
+        "puzzles",
+        _("Puzzles"),
+        _("Puzzles"),
+        _("Endgames from real games with one right answer: how they are found and rated."),
+    ),
+    RulesPage(
         "tables",
         _("Tables, options and robots"),
         _("Tables"),
