@@ -145,7 +145,9 @@ def test_a_card_not_in_hand_and_a_move_out_of_turn_are_refused(puzzles):
     theirs = sorted(held)[0]
     response = move(client, puzzle, 0, f"play:{theirs}")
     assert response.status_code == 400
-    assert "That card cannot be played now." in response.content.decode(), response.content.decode()[-3000:]
+    assert "That card cannot be played now." in response.content.decode(), (
+        response.content.decode()[-3000:]
+    )
     response = move(client, puzzle, 3, action_key(puzzle.steps[0]["best"]))
     assert response.status_code == 409
     assert "The puzzle has moved on" in response.content.decode()
