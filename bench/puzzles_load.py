@@ -32,28 +32,38 @@ from typing import Any
 SLOW_NICE = 19  # as the slow worker runs in production (Makefile, deploy/systemd)
 
 
+def played(options: dict[str, Any], seed: int, careless: Any) -> Any:
+    """A whole game, ``careless`` (a robot) at seat 0 against the heuristic: its end state."""
+    import random
+
+    from games.bots import HeuristicBot, bot_play, seat_to_act
+    from games.engine import new_game
+
+    state = new_game(options, random.Random(seed), first_dealer=seed % 2)
+    bots = [careless, HeuristicBot(random.Random(f"{seed}:1"))]
+    while not state.over:
+        if state.needs_deal:
+            state.deal_next(random.Random(f"{seed}:deal{state.deal_index}"))
+            continue
+        seat = seat_to_act(state)
+        bot_play(bots[seat], state, seat)
+    return state
+
+
 def store_games(count: int) -> int:
     """``count`` finished 2-player games, as the games app stores them; how many."""
     import random
 
     from django.utils import timezone
 
-    from games.bots import HeuristicBot, RandomBot, bot_play, seat_to_act
-    from games.engine import new_game
+    from games.bots import RandomBot
     from games.models import Game
 
     variants = ({"variant": "habanero", "points_to_win": 1}, {"variant": "tute", "players": 2})
     games = []
     for number in range(count):
         options = variants[number % 2]
-        state = new_game(options, random.Random(number), first_dealer=number % 2)
-        bots = [RandomBot(random.Random(f"{number}:0")), HeuristicBot(random.Random(number))]
-        while not state.over:
-            if state.needs_deal:
-                state.deal_next(random.Random(f"{number}:{state.deal_index}"))
-                continue
-            seat = seat_to_act(state)
-            bot_play(bots[seat], state, seat)
+        state = played(options, number, RandomBot(random.Random(f"{number}:0")))
         outcome = state.outcome()
         now = timezone.now()
         games.append(

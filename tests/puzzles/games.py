@@ -9,8 +9,8 @@ import random
 
 from django.utils import timezone
 
-from games.bots import HeuristicBot, RandomBot, bot_play, seat_to_act
-from games.engine import new_game
+from bench.puzzles_load import played
+from games.bots import HeuristicBot, RandomBot
 from games.models import Game, GameSeat
 
 VARIANTS = {
@@ -22,19 +22,12 @@ VARIANTS = {
 @functools.lru_cache(maxsize=64)
 def played_record(seed: int, variant: str) -> tuple[dict, dict]:
     """A whole game: its record and result."""
-    state = new_game(VARIANTS[variant], random.Random(seed), first_dealer=seed % 2)
     careless = (
         RandomBot(random.Random(f"{seed}:r"))
         if seed % 3
         else HeuristicBot(random.Random(f"{seed}:h"))
     )
-    bots = [careless, HeuristicBot(random.Random(f"{seed}:1"))]
-    while not state.over:
-        if state.needs_deal:
-            state.deal_next(random.Random(f"{seed}:deal{state.deal_index}"))
-            continue
-        seat = seat_to_act(state)
-        bot_play(bots[seat], state, seat)
+    state = played(VARIANTS[variant], seed, careless)
     outcome = state.outcome()
     return state.to_record(), {"winner": outcome.winner, "score": list(outcome.score)}
 
