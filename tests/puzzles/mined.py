@@ -8,8 +8,8 @@ from games.puzzles.models import Puzzle
 from games.puzzles.store import puzzles_mine_game
 from tests.puzzles.games import stored_game
 
-# Seeds whose games hold puzzles of both variants, one of them of two moves of the player.
-SEEDS = tuple(range(1, 31))
+# Seeds whose games hold puzzles of both variants, one of them (31, tute) of two moves.
+SEEDS = tuple(range(1, 32))
 
 
 def mine_games(seeds=SEEDS, variants=("habanero", "tute")) -> list[Puzzle]:

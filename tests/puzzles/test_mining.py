@@ -88,6 +88,7 @@ def puzzles():
 def test_each_mined_puzzle_has_one_best_move_at_each_step_and_the_solvers_line(puzzles):
     variants = {p.variant for p in puzzles}
     assert variants == {"habanero", "tute"}
+    assert any(len(p.steps) > 1 for p in puzzles)  # a line of moves, not only one
     for puzzle in puzzles:
         check_from_scratch(puzzle)
 
