@@ -1,5 +1,5 @@
 """A player solves a puzzle, misses one and uses the hint on a third, in a real browser, on a
-phone in Spanish and on a desktop in English; the rating moves as the rules page says
+phone in Spanish and in French and on a desktop in English; the rating moves as the rules page says
 (openskill's update of a won or lost try, shown as 1000 + 30 × (mu − 3 sigma)); the profile
 shows the history. No page is wider than the screen."""
 
@@ -27,7 +27,14 @@ WORDS = {
         "hint": "Pista",
         "right_suit": "La carta buena es de {suit}.",
         "rating": "Tu puntuación de problemas: {before} → {after} ({change}).",
-        "solved_label": "Resueltos",
+    },
+    "fr": {
+        "task": "Trouvez le meilleur coup",
+        "solved": "Résolu !",
+        "wrong": "Pas le meilleur",
+        "hint": "Conseil",
+        "right_suit": "La bonne carte est en {suit}.",
+        "rating": "Votre classement des problèmes : {before} → {after} ({change}).",
     },
     "en": {
         "task": "Find the best move",
@@ -36,7 +43,6 @@ WORDS = {
         "hint": "Hint",
         "right_suit": "The right card is of {suit}.",
         "rating": "Your puzzle rating: {before} → {after} ({change}).",
-        "solved_label": "Solved",
     },
 }
 SUITS = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
@@ -74,8 +80,8 @@ def no_sideways_scroll(page, width):
 
 @pytest.mark.parametrize(
     ("width", "height", "lang"),
-    [(375, 812, "es"), (1280, 800, "en")],
-    ids=["phone-es", "desktop-en"],
+    [(375, 812, "es"), (1280, 800, "en"), (375, 812, "fr")],
+    ids=["phone-es", "desktop-en", "phone-fr"],
 )
 def test_solve_one_miss_one_and_use_the_hint(browser, daphne_server, width, height, lang):
     words = WORDS[lang]
@@ -92,7 +98,7 @@ def test_solve_one_miss_one_and_use_the_hint(browser, daphne_server, width, heig
     page.goto(f"{daphne_server}/puzzles/{solved.pk}/")
     expect(page.locator("#puzzle-task")).to_contain_text(words["task"])
     no_sideways_scroll(page, width)
-    page.screenshot(path=str(ARTIFACTS / f"puzzle-start-{width}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"puzzle-start-{width}-{lang}.png"), full_page=True)
     play_line(page, solved)
     feedback = page.locator("#puzzle-feedback")
     expect(feedback.locator(".verdict")).to_contain_text(words["solved"])
@@ -100,7 +106,7 @@ def test_solve_one_miss_one_and_use_the_hint(browser, daphne_server, width, heig
     first = shown_value(*mine)
     assert first > 1000
     expect(feedback.locator(".rating-change")).to_have_text(rating_line(words, 1000, first))
-    page.screenshot(path=str(ARTIFACTS / f"puzzle-solved-{width}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"puzzle-solved-{width}-{lang}.png"), full_page=True)
 
     # Missed: a wrong card answered with the refutation to the end of the deal.
     page.goto(f"{daphne_server}/puzzles/{missed.pk}/")
@@ -115,7 +121,7 @@ def test_solve_one_miss_one_and_use_the_hint(browser, daphne_server, width, heig
     assert second < first
     expect(feedback.locator(".rating-change")).to_have_text(rating_line(words, first, second))
     no_sideways_scroll(page, width)
-    page.screenshot(path=str(ARTIFACTS / f"puzzle-missed-{width}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"puzzle-missed-{width}-{lang}.png"), full_page=True)
 
     # The hint: the suit of the right card; the try counts as a miss, as the page says.
     page.goto(f"{daphne_server}/puzzles/{hinted.pk}/")
@@ -125,7 +131,7 @@ def test_solve_one_miss_one_and_use_the_hint(browser, daphne_server, width, heig
     mine = rate(mine, new, False)[0]
     third = shown_value(*mine)
     expect(feedback.locator(".rating-change")).to_have_text(rating_line(words, second, third))
-    page.screenshot(path=str(ARTIFACTS / f"puzzle-hint-{width}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"puzzle-hint-{width}-{lang}.png"), full_page=True)
     play_line(page, hinted)
     expect(feedback.locator(".verdict")).to_contain_text(words["solved"])
     expect(feedback.locator(".rating-change")).to_have_count(0)  # rated once, at the hint
@@ -138,5 +144,5 @@ def test_solve_one_miss_one_and_use_the_hint(browser, daphne_server, width, heig
     expect(history.locator("#puzzles-failed")).to_have_text("2")
     expect(history.locator("svg.rating-chart")).to_be_visible()
     no_sideways_scroll(page, width)
-    page.screenshot(path=str(ARTIFACTS / f"puzzle-profile-{width}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"puzzle-profile-{width}-{lang}.png"), full_page=True)
     context.close()
