@@ -171,3 +171,19 @@ def test_the_sweep_queues_a_guests_practice_game_never_analysed(monkeypatch):
     assert queued == [old.pk]
     puzzle_tasks.mine_game.apply(args=(old.pk,)).get()
     assert games_unmined(now=timezone.now()) == []
+
+
+def test_the_back_filling_command_mines_the_games_not_mined_yet():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    games = [stored_game(seed, "habanero") for seed in (8, 10, 22)]
+    puzzles_mine_game(game_id=games[0].pk)
+    out = StringIO()
+    call_command("mine_puzzles", games=10, stdout=out)
+    assert "2 games mined" in out.getvalue()
+    assert MinedGame.objects.count() == 3
+    count = Puzzle.objects.count()
+    call_command("mine_puzzles", game=[games[1].pk], stdout=StringIO())
+    assert Puzzle.objects.count() == count  # mined before: nothing stored twice
