@@ -19,11 +19,12 @@ from games.forms import InviteForm, LobbyFilterForm, ReportForm, TableOptionsFor
 from games.models import Game, Table
 from games.replays import game_replay
 from games.robot_names import LEVEL_WORDS, SEAT_NAMES, robot_label, robot_name
-from games.table import requests, seating
+from games.table import permits, requests, seating
 from games.table.explain import PLAY_DUTIES
 from games.table.frames import table_summary
 from games.table.options import OPTION, option_value_label
 from games.table.refusals import MESSAGES, TableError
+from games.table.room import Room
 from games.templatetags.cards import card_label
 from rankings import selectors as rankings_selectors
 from rankings.services import BANK_CUT_PERCENT
@@ -45,7 +46,6 @@ TABLE_STRINGS = {
     "ready": _("Every seat is taken: waiting for the master to start."),
     "new_game": _("New game with the same players"),
     "next_deal": _("Next deal"),
-    "wait_new_game": _("Waiting for the master to start a new game."),
     "deal_over": _("Deal %(number)s is over"),
     "deal_n": _("Deal %(n)s"),
     "game_over": _("Game over"),
@@ -158,7 +158,11 @@ TABLE_STRINGS = {
     ),
     "capote_made": _("%(who)s made capote: every trick of the arrastre, and the deal."),
     "capote_lost": _("%(who)s declared capote and lost a trick: the deal goes to the other side."),
+    "offer_rematch": _("Offer a rematch"),
     "tie_last_trick": _("Equal points: the last trick decides, and %(who)s took it."),
+    "tie_latest_trick": _(
+        "Equal points: the tied side that won a trick most recently takes the deal: %(who)s."
+    ),
     "no_winner_carry": _(
         "Nobody passed %(over)s points: nobody wins this deal, and its points are carried "
         "into the next one."
@@ -450,12 +454,11 @@ def table_detail(request, pk: int, options_form: TableOptionsForm | None = None)
     summary = table_summary(table=table, seats=list(table.seats.select_related("user")))
     if options_form is None:
         options_form = TableOptionsForm(initial=summary["options"], auto_id="opt_%s")
-    me = request.user.username if request.user.is_authenticated else None
     context = {
         "table": table,
         "summary": summary,
-        "seated": any(s and s["user"] == me for s in summary["seats"]),
-        "is_master": me is not None and summary["master"] == me,
+        # What the page's first drawing offers; the socket's frames say it from then on.
+        "may": permits.may_for(Room(table=table), request.user),
         "options_form": options_form,
         "invite_form": InviteForm(),
         "all_cards": _all_cards(),

@@ -213,7 +213,9 @@ def locked_room(table_id: Any, *, bump: bool = False, closed: bool = False) -> R
     if bump:
         table = sql.lock_and_count(table_id)
     else:
-        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        # FOR NO KEY UPDATE: no change at a table touches its key, so the rows that only
+        # point at it (a socket noted, a message posted) are written without waiting.
+        table = Table.objects.select_for_update(no_key=True).filter(pk=table_id).first()
     if table is None:
         raise TableError("unknown_table", _("There is no such table."))
     room = Room(table=table, bumped=bump)

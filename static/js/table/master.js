@@ -1,21 +1,24 @@
 /* The master's panel (start, invite, options) and the options form, which follows the
    table's options only when they change: a master's unsaved edits survive every other frame. */
 import { $, make } from "./dom.js";
-import { cancelled, closed, running, view } from "./model.js";
 import { same } from "./store.js";
 
 export function watchMaster(store, app) {
   store.watch(
-    (S) => ({
-      master: !!(S.you && S.you.master) && !closed(S),
-      // After a game, over or cancelled, its summary offers the new game: one button, not two.
-      start: !running(S) && S.table.free_seats === 0 && !(view(S) && (view(S).game_over || cancelled(S))),
-      between: !running(S),
-    }),
-    ({ master, start, between }) => {
+    (S) => {
+      const may = S.may || {};
+      return {
+        master: !!(may.options || may.invite || may.start),
+        start: !!may.start,
+        between: !!may.options,
+        invite: !!may.invite,
+      };
+    },
+    ({ master, start, between, invite }) => {
       $("master-panel").hidden = !master;
       $("start-form").hidden = !start;
       $("options-details").hidden = !between;
+      if ($("invite-form")) $("invite-form").hidden = !invite;
     },
   );
 
@@ -111,7 +114,7 @@ function watchInvited(store, app) {
       .catch(() => {}); // the next change reads it again
   };
   store.onFrame((S, previous) => {
-    master = !!(S.you && S.you.master);
+    master = !!(S.may && S.may.invite);
     if (previous && S.event && INVITED_CHANGES.has(S.event.kind)) refresh();
   });
   document.addEventListener("tute:invitation-declined", (event) => {
