@@ -132,7 +132,9 @@ def _hint(room: Room, user: User) -> None:
     game = room.game
     if game is None or game.status != Game.Status.PLAYING:
         raise TableError("no_game", _("No game is running at this table."))
-    mine = next((gs for gs in room.game_seats if gs.user_id == user.pk), None)
+    mine = next(
+        (gs for gs in room.game_seats if gs.user_id is not None and gs.user_id == user.pk), None
+    )
     if mine is None:
         raise TableError("not_seated", _("You are not seated at this table."))
     people = [gs for gs in room.game_seats if gs.user_id is not None and gs.user_id != user.pk]

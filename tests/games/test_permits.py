@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.bots import seat_to_act
 from games.models import Game, GameSeat, Invitation, Table
-from games.table import cancel, permits, play, rematch, requests, seating
+from games.table import cancel, permits, play, rematch, requests, robots, seating
 from games.table.frames import MOVE, socket_state, update_frames
 from games.table.record import game_state
 from games.table.refusals import TableError
@@ -66,8 +66,16 @@ def play_until(table: Table, done) -> None:
         state = game_state(game=game)
         if done(state):
             return
+        if state.needs_deal:
+            dealer = GameSeat.objects.filter(game=game, user__isnull=False).first().user
+            play.game_next_deal(table_id=table.pk, user=dealer)
+            continue
         seat = seat_to_act(state)
         user = GameSeat.objects.get(game=game, seat=seat).user
+        if user is None:  # a robot's seat: its timer, due (not the player's, 30 s)
+            later = timezone.now() + timedelta(seconds=5)
+            robots.game_timer_fire(game_id=game.pk, count=game.action_count, now=later)
+            continue
         action = state.legal_actions_for(seat)[0]
         play.game_act(
             table_id=table.pk, user=user, action=action.to_dict(), count=game.action_count

@@ -18,7 +18,7 @@ DECISIONS = {
     r"you\.can_chat": "who may chat (may.chat)",
     r"variant\s*[!=]==?": "which variant a rule applies to (the engine's facts)",
     r"free_seats\s*===\s*0": "whether the table may start or be sat at (may.start, may.sit)",
-    r"\.every\([^)]*robot": "whether robots alone play (may.hint)",
+    r"\.every\(.*robot": "whether robots alone play (may.hint)",
     r"waiting\.includes\(": "who must still answer (may.cancel_answer, may.rematch_answer)",
     r"mySeat\(S\)\s*!==\s*null\s*&&": "what a seated player may do (may.*)",
     r"status\s*===\s*\"open\"\s*&&": "what may be done between games (may.*)",

@@ -61,10 +61,10 @@ export function watchChat(store, app, resync) {
   );
 
   function showMute(answer) {
-    const wasMuted = !!mutedUntil();
+    const hadMute = !!mute.until;
     mute = { until: answer && answer.until ? answer.until : "", reason: answer && answer.reason ? answer.reason : "" };
     // The mute is over: the server's `may.chat` is asked again with the whole state.
-    if (wasMuted && !mutedUntil()) resync();
+    if (hadMute && !mutedUntil()) resync();
     clearTimeout(muteTimer);
     const until = mutedUntil();
     // Once it ends, ask again and redraw.
