@@ -206,4 +206,3 @@ def _ordered(actions: list[Action], state: GameState, first: Action | None) -> l
     if len(actions) < 2:
         return actions
     return sorted(actions, key=rank)
-

@@ -12,7 +12,7 @@ import pytest
 
 from games.bots import StrongBot
 from games.bots.base import seat_to_act
-from games.bots.solver import Solver, deal_value, seat_to_act
+from games.bots.solver import Solver, deal_value
 from games.engine import GameState, new_game
 from games.engine.cards import SUIT_OF
 

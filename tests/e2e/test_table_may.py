@@ -59,7 +59,11 @@ def buttons_follow_may(page, frames: Frames, who: str, moment: str) -> None:
         if frames.may and shown == frames.may:
             return
         if time.monotonic() > deadline:
-            differ = {k: (shown.get(k), frames.may.get(k)) for k in frames.may if shown.get(k) != frames.may.get(k)}
+            differ = {
+                k: (shown.get(k), frames.may.get(k))
+                for k in frames.may
+                if shown.get(k) != frames.may.get(k)
+            }
             raise AssertionError(f"{who}, {moment}: (shown, may) differ: {differ}")
         time.sleep(0.2)
 
@@ -83,7 +87,7 @@ def played_until(table_id: int, done) -> None:
 
 @pytest.mark.parametrize("size", VIEWPORTS)
 def test_the_pages_buttons_are_the_frames_permissions(browser, daphne_server, size):
-    alicia, bruno, _carmen = in_db(
+    alicia, _bruno, _carmen = in_db(
         lambda: [UserFactory(username=n, chips=1000) for n in ("alicia", "bruno", "carmen")]
     )
     table = in_thread(

@@ -9,8 +9,8 @@ from django.db import transaction
 from games.engine import from_record
 from games.models import Game, GameSeat, Table
 from games.table import play, rematch, seating
-from games.table.refusals import TableError
 from games.table.record import game_record, game_state, record_action
+from games.table.refusals import TableError
 from rankings.models import GameResult, GameResultSeat
 from tests.accounts.factories import UserFactory
 from tests.engine.engine_helpers import replay
