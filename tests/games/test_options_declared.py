@@ -25,6 +25,7 @@ from games.table.options import (
     Kind,
     TableOption,
     clean_table_options,
+    option_applies,
     option_label,
     option_value_label,
     table_options,
@@ -139,7 +140,11 @@ def test_the_form_keeps_its_help_texts():
     with translation.override("en"):
         helps = {name: str(field.help_text) for name, field in form.fields.items()}
     assert helps["players"] == "Habanero is for two; tute and pocha for two to four."
-    assert helps["move_time"] == "At 0 the server plays for a player whose turn it is."
+    # What 0 means, in a player's words: nobody is timed, a robot plays every turn.
+    assert helps["move_time"] == (
+        "Seconds to play each turn. At 0 the game plays itself: a robot plays every "
+        "player's turn for them about a second after it comes."
+    )
     assert helps["competitive"] == "Off: a practice table, nothing won or lost."
     assert helps["stake"] == "Each player puts it in the pot; competitive tables only."
     # Where an option applies shows under its field, as the labels once said in brackets.
@@ -262,12 +267,23 @@ def test_every_declared_option_at_every_value_in_range_is_accepted():
         else:
             values = list(option.codes())
         for value in values:
-            data = {option.name: value}
+            # At a game where it changes something: elsewhere it is stored at rest (below).
+            data = {**a_game_where_it_applies(option.name), option.name: value}
             if option.name == "stake" and value:
                 data["competitive"] = True
             if option.name == "players":
                 data["variant"] = next(v for v in VARIANTS if value in PLAYERS_ALLOWED[v])
             assert clean_table_options(data=data, current=DEFAULT_OPTIONS)[option.name] == value
+
+
+def a_game_where_it_applies(name: str) -> dict:
+    """The first variant and number of players at which the option `name` changes the game."""
+    return next(
+        {"variant": variant, "players": players}
+        for variant, allowed in PLAYERS_ALLOWED.items()
+        for players in allowed
+        if option_applies(name, variant=variant, players=players)
+    )
 
 
 # --- A new table, and a variant changed ------------------------------------------------------
