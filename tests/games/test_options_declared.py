@@ -476,7 +476,7 @@ def test_the_scan_catches_a_planted_option_fact(tmp_path):
         "games/frames.py": 'pairs = table.variant == "tute" and table.players == 4\n',
         "games/kinds.py": 'def f(variant, allow_tute):\n    return variant in ("tute", "habanero")'
         " and allow_tute\n",
-        "games/models.py": 'players = 2 if self.variant == Variant.HABANERO else 4\n',
+        "games/models.py": "players = 2 if self.variant == Variant.HABANERO else 4\n",
         "templates/row.html": '{% if o.variant == "habanero" %}{{ o.points_to_win }}{% endif %}\n',
         "static/js/lobby.js": 'if (o.variant === "tute" && o.players === 4) line += pairs;\n',
         "static/js/form.js": 'if (players && "habanero" == select.value) players.value = 2;\n',
