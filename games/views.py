@@ -13,6 +13,7 @@ from accounts.ip import client_ip
 from games import reports
 from games.analysis import analysis_for_page, game_analysis_for
 from games.engine.cards import CARDS
+from games.engine.options import VARIANT_NAMES
 from games.engine.rulebook import HABANERO_OVER
 from games.finding import finding_context
 from games.forms import InviteForm, LobbyFilterForm, ReportForm, TableOptionsForm
@@ -36,6 +37,8 @@ ALL_CARDS = [str(card) for card in sorted(set(CARDS), key=lambda c: c.index)]
 
 # Sentences the table page's script shows; %(name)s is filled in by the script.
 TABLE_STRINGS = {
+    # The page's title names the game: proper names, the same in every language.
+    "variants": VARIANT_NAMES,
     "your_turn": _("Your turn."),
     "your_turn_bid": _("Your turn: how many tricks do you bid?"),
     "waiting_for": _("Waiting for %(user)s."),
@@ -359,15 +362,12 @@ WATCHERS_COUNTED = 50
 
 def _lobby_strings() -> dict:
     """The words of the lobby's rows, for its script, which draws the rows the lobby socket
-    pushes as the page draws its own (table_list.html, _table_options.html). Counted words
-    are counted here, for every count an option allows (games/table/options.py): the script
-    picks no plural."""
+    pushes as the page draws its own (table_list.html; the options sentence comes written in
+    each row, `options_text`). Counted words are counted here, for every count an option
+    allows (games/table/options.py): the script picks no plural."""
 
     def counted(singular: str, plural: str, numbers: range) -> dict[int, str]:
         return {n: ngettext(singular, plural, n) % {"n": n} for n in numbers}
-
-    def allowed(name: str) -> range:
-        return range(OPTION[name].minimum, OPTION[name].maximum + 1)
 
     return {
         "variants": {
@@ -388,19 +388,6 @@ def _lobby_strings() -> dict:
         "free_seats": counted(
             "%(n)s free seat", "%(n)s free seats", range(OPTION["players"].maximum + 1)
         ),
-        "players": counted("%(n)s player", "%(n)s players", allowed("players")),
-        "in_pairs": _("in pairs"),
-        "competitive": _("Competitive"),
-        "practice": _("Practice"),
-        "stake": _("Stake %(stake)s chips"),
-        "no_stake": _("No stake"),
-        "rounds": counted("%(n)s deal to win", "%(n)s deals to win", allowed("rounds")),
-        "points_to_win": counted(
-            "%(n)s point to win", "%(n)s points to win", allowed("points_to_win")
-        ),
-        "move_time": _("%(s)s s per move"),
-        "private": _("Private"),
-        "no_guests": _("No guests"),
     }
 
 

@@ -38,7 +38,7 @@ def variants_table() -> list[dict[str, Any]]:
                 {
                     "variant": variant,
                     "players": players,
-                    "pairs_possible": variant == "tute" and players == 4,
+                    "pairs_possible": "pairs" in rules.applies,
                     "hand": rules.hand_size if not rules.bids else max(rules.ladder),
                     "ladder": len(rules.ladder),
                     "stock": rules.has_stock,

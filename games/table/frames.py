@@ -30,6 +30,7 @@ from games.robot_names import robot_name
 from games.table.clock import robot_holds, robot_playing
 from games.table.explain import dimmed_reason, score_sheet, trick_explained
 from games.table.options import table_options
+from games.table.options_text import options_text
 from games.table.permits import GAME_KINDS, SOMEONE, may, narrow, open_offer, person
 from games.table.room import Room
 from rankings import selectors as rankings_selectors
@@ -94,12 +95,15 @@ def table_summary(
     row: list[dict[str, Any] | None] = [
         seat_json(by_seat[n]) if n in by_seat else None for n in range(table.players)
     ]
+    options = table_options(table)
     return {
         "id": table.pk,
         "url": table.get_absolute_url(),
         "status": table.status,
         "master": table.master.username,
-        "options": table_options(table),
+        "options": options,
+        # The sentence about them, in each language (games/table/options_text.py).
+        "options_text": options_text(options),
         "seats": row,
         "free_seats": sum(1 for entry in row if entry is None),
         "game_id": table.game_id,
@@ -228,7 +232,7 @@ def table_chances(room: Room) -> list | None:
     users = {seat.seat: seat.user_id for seat in seats}
     if len(users) < table.players or None in users.values():
         return None
-    pairs = table.variant == "tute" and table.players == 4 and table.pairs
+    pairs = table.rules.pairs
     sides = [[0, 2], [1, 3]] if pairs else [[seat] for seat in range(table.players)]
     chances = rankings_selectors.win_chances_for(
         variant=table.variant,

@@ -1,6 +1,6 @@
 /* The master's panel (start, invite, options) and the options form, which follows the
    table's options only when they change: a master's unsaved edits survive every other frame. */
-import { $, make } from "./dom.js";
+import { $, T, make } from "./dom.js";
 import { same } from "./store.js";
 
 export function watchMaster(store, app) {
@@ -36,7 +36,19 @@ export function watchMaster(store, app) {
       if (!stale) return;
       setOptions(form, options);
       clearFieldErrors(form);
-      refreshOptionsLine(app);
+    },
+  );
+  // The sentence about the options is the server's, in this page's language: shown, not built.
+  store.watch(
+    (S) => S.table.options_text,
+    (texts) => {
+      $("table-options").textContent = texts[document.documentElement.lang] || Object.values(texts)[0];
+    },
+  );
+  store.watch(
+    (S) => S.table.options.variant,
+    (variant) => {
+      app.querySelector(".table-head h1").firstChild.textContent = `${T.variants[variant]} `;
     },
   );
 }
@@ -48,6 +60,7 @@ function setOptions(form, options) {
     if (field.type === "checkbox") field.checked = !!value;
     else field.value = String(value);
   }
+  form.dispatchEvent(new CustomEvent("tute:options-set", { bubbles: true }));
 }
 
 // The form's options, as the `options` request sends them.
@@ -79,20 +92,6 @@ export function showFieldError(field, message) {
   list.replaceChildren(make("li", "", message));
   list.closest(".field")?.classList.add("has-error");
   $("options-details").open = true;
-}
-
-// The sentence about the options is the server's own rendering: fetch it, don't rebuild it.
-async function refreshOptionsLine(app) {
-  try {
-    const response = await fetch(location.pathname, { headers: { Accept: "text/html" } });
-    const page = new DOMParser().parseFromString(await response.text(), "text/html");
-    const fresh = page.getElementById("table-options");
-    if (fresh) $("table-options").innerHTML = fresh.innerHTML;
-    const title = page.querySelector(".table-head h1");
-    if (title) app.querySelector(".table-head h1").innerHTML = title.innerHTML;
-  } catch (_error) {
-    // The old sentence stays; the next change tries again.
-  }
 }
 
 /* The master's list of invited players, kept as it is: read again when someone is invited,
