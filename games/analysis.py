@@ -22,6 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from games.bots.analysis import analyse_record
+from games.engine.options import VARIANT_NAMES, Rules
 from games.models import Game, GameAnalysis, GameSeat
 
 logger = logging.getLogger(__name__)
@@ -88,15 +89,15 @@ def game_analysis_for(*, game: Game) -> dict[str, Any] | None:
     return None if analysis is None else analysis.data
 
 
-def table_kind(variant: str, players: int, pairs: bool) -> str:
-    """The kind of table a game was played at, as the profile groups accuracy."""
-    if variant == "habanero":
-        return _("Habanero")
-    if variant == "pocha":
-        return _("Pocha, %(n)s players") % {"n": players}
-    if pairs:
-        return _("Tute, 4 players in pairs")
-    return _("Tute, %(n)s players") % {"n": players}
+def table_kind(rules: Rules) -> str:
+    """The kind of table a game was played at, as the profile groups accuracy: the game, and
+    how many played (in pairs or not) where the game is played by more than one number."""
+    game = VARIANT_NAMES[rules.variant]
+    if rules.pairs:
+        return _("%(game)s, %(n)s players in pairs") % {"game": game, "n": rules.players}
+    if "players" in rules.applies:
+        return _("%(game)s, %(n)s players") % {"game": game, "n": rules.players}
+    return game
 
 
 def player_accuracy_by_kind(*, user: Any) -> list[dict[str, Any]]:
@@ -114,9 +115,7 @@ def player_accuracy_by_kind(*, user: Any) -> list[dict[str, Any]]:
         accuracy = game.analysis.data.get("accuracy", {}).get(str(seat.seat))
         if accuracy is None:
             continue
-        players = game.players
-        pairs = bool(game.options.get("pairs", True)) and players == 4
-        kinds[table_kind(game.variant, players, pairs)].append(accuracy)
+        kinds[table_kind(game.rules)].append(accuracy)
     return [
         {"kind": kind, "accuracy": round(sum(values) / len(values), 1), "games": len(values)}
         for kind, values in sorted(kinds.items())

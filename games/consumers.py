@@ -16,6 +16,7 @@ import json
 import logging
 from typing import Any
 
+import orjson
 from autobahn.exception import Disconnected  # daphne's WebSocket layer
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
@@ -29,7 +30,8 @@ from games import push, server
 from games.models import Table
 from games.selectors import lobby_row_for, lobby_tables
 from games.table import matchmaking, people, presence, requests
-from games.table.frames import table_state_for
+from games.table.frames import socket_state
+from games.table.permits import narrow
 from games.table.refusals import TableError
 
 logger = logging.getLogger(__name__)
@@ -232,37 +234,46 @@ class TableConsumer(JsonSocket):
         self.language = socket_language(self.scope)
         self.group: str | None = None
         self.seat: int | None = None
+        # What this socket knows of its user as a spectator (permits.person).
+        self.facts: dict[str, Any] | None = None
+        # The table's version and the game's count in the last frame sent.
+        self.version = self.count = 0
         server.ensure_running()
         await self.accept()
-        guests = await server.database(self._arrive)()
-        if guests is None:
+        arrived = await server.database(self._arrive)()
+        if arrived is None:
             await self.send_error("unknown_table", _("There is no such table."), request=None)
             await self.close(CLOSE_UNKNOWN_TABLE)
             return
+        guests, seat = arrived
         if self.user is None and not guests:
             await self.send_error("login_required", _("Log in to watch this table."), request=None)
             await self.close(CLOSE_FORBIDDEN)
             return
-        # Join the group first, then read: a push that lands in between is older or equal,
-        # and the client keeps the frame with the highest count.
+        # Join the seat's group first, then read once: a push that lands in between is older
+        # or equal, and the client keeps the frame with the highest version.
         server.SOCKETS.add(self)
+        self.seat, self.group = seat, push.frame_group(self.table_id, seat)
+        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.refresh()
 
-    def _arrive(self) -> bool | None:
-        """Whether the table admits guests (None: no such table). A user's socket is counted
-        (a player who was away is back) and a player's address noted."""
+    def _arrive(self) -> tuple[bool, int | None] | None:
+        """Whether the table admits guests, and the user's seat (None: no such table). A
+        user's socket is counted (a player who was away is back) and a player's address
+        noted."""
         table = Table.objects.filter(pk=self.table_id).only("guests").first()
         if table is None:
             return None
+        seat = None
         if self.user is not None:
-            presence.table_socket_open(
+            seat = presence.table_socket_open(
                 table_id=self.table_id,
                 user=self.user,
                 channel_name=self.channel_name,
                 process_id=server.PROCESS_ID,
                 ip_address=socket_ip(self.scope),
             )
-        return table.guests
+        return table.guests, seat
 
     async def disconnect(self, code: int) -> None:
         server.SOCKETS.discard(self)
@@ -295,9 +306,10 @@ class TableConsumer(JsonSocket):
     async def refresh(self, event: dict[str, Any] | None = None) -> None:
         """Read this user's state afresh, join their seat's group (or the spectators') and
         send the whole state (with `event`, the change that made it stale)."""
-        fresh = await server.database(table_state_for)(table_id=self.table_id, user=self.user)
-        if fresh is None:
+        read = await server.database(socket_state)(table_id=self.table_id, user=self.user)
+        if read is None:
             return
+        fresh, self.facts = read
         fresh["event"] = event
         seat = seat_in(fresh, self.username)
         group = push.frame_group(self.table_id, seat)
@@ -307,33 +319,28 @@ class TableConsumer(JsonSocket):
             await self.channel_layer.group_add(group, self.channel_name)
             self.group, self.seat = group, seat
             # Read again: a push sent before joining the new group may have been missed.
-            fresh = (
-                await server.database(table_state_for)(table_id=self.table_id, user=self.user)
-                or fresh
-            )
+            read = await server.database(socket_state)(table_id=self.table_id, user=self.user)
+            if read is not None:
+                fresh, self.facts = read
             fresh["event"] = event
         await self.send_state(fresh)
 
-    def you(self, *, master: str, guests: bool) -> dict[str, Any]:
+    def you(self, *, master: str) -> dict[str, Any]:
         """Who this socket is at the table, which frames with the table's summary carry."""
         return {
             "user": self.username,
             "seat": self.seat,
             "master": self.username is not None and master == self.username,
-            "can_chat": (
-                self.user is not None
-                and not self.user.is_guest
-                and (self.seat is not None or guests)
-            ),
         }
 
     async def send_state(self, frame: dict[str, Any]) -> None:
         """Send a frame read for this socket, with `you` when it carries the table."""
+        self.version, self.count = frame["version"], frame["count"]
         if "table" in frame:
             table = frame["table"]
             frame = {
                 **frame,
-                "you": self.you(master=table["master"], guests=table["options"]["guests"]),
+                "you": self.you(master=table["master"]),
             }
         await self.send(text_data=push.encode(frame))
 
@@ -351,9 +358,15 @@ class TableConsumer(JsonSocket):
             await self.refresh(event["event"])
             return
         text = event["text"]
+        self.version, self.count = event["version"], event["count"]
+        if table is not None and self.facts is not None:
+            # The spectators' frame answers for anyone: this socket's user may do less.
+            frame = orjson.loads(text)
+            frame["may"] = narrow(frame["may"], self.facts)
+            text = push.encode(frame)
         if table is not None:
             # The text is a JSON object: `you` goes in before its closing brace.
-            you = push.encode(self.you(master=table["master"], guests=table["guests"]))
+            you = push.encode(self.you(master=table["master"]))
             text = f'{text[:-1]},"you":{you}}}'
         await self.send(text_data=text)
 
@@ -433,20 +446,9 @@ class TableConsumer(JsonSocket):
         return None, reply
 
     async def error_context(self) -> dict[str, Any]:
-        """`table_id`, the table's version and the game's action count, for an error frame."""
-        version, count = await server.database(self._version_and_count)()
-        return {"table_id": self.table_id, "version": version, "count": count}
-
-    def _version_and_count(self) -> tuple[int, int]:
-        row = (
-            Table.objects.filter(pk=self.table_id)
-            .values_list("version", "game__action_count")
-            .first()
-        )
-        if row is None:
-            return 0, 0
-        version, count = row
-        return version, count or 0
+        """`table_id`, and the table's version and the game's action count as this socket
+        last told them, for an error frame."""
+        return {"table_id": self.table_id, "version": self.version, "count": self.count}
 
 
 def _request_type(raw: bytes) -> str | None:

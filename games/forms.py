@@ -20,6 +20,7 @@ from games.table.options import (
     Kind,
     TableOption,
     clean_table_options,
+    option_applies,
     variant_players,
 )
 from games.table.practice import DEFAULT_LEVEL, level_choices
@@ -89,8 +90,15 @@ class TableOptionsForm(forms.Form):
             return data
         for name in LEFT_OUT_TAKES_DEFAULT:
             data[name] = data.get(name) or DEFAULT_OPTIONS[name]
+        # A field that does not apply to the game chosen (hidden by the page's script, shown
+        # without it) is not the player's choice: the table takes it at rest.
+        chosen = {
+            name: value
+            for name, value in data.items()
+            if option_applies(name, variant=data["variant"], players=data["players"])
+        }
         try:
-            return clean_table_options(data=data, current=DEFAULT_OPTIONS)
+            return clean_table_options(data=chosen, current=DEFAULT_OPTIONS)
         except TableError as error:
             self.add_service_error(error)
         return data
@@ -144,7 +152,6 @@ class PracticeForm(forms.Form):
         # What the variant is played by: habanero by two, whatever the players field says.
         if data["players"] not in PLAYERS_ALLOWED[variant]:
             data["players"] = variant_players(variant)
-        data["pairs"] = bool(data["pairs"]) and variant == "tute" and data["players"] == 4
         for name in PRACTICE_FOLDED:
             if data.get(name) in (None, ""):
                 data[name] = DEFAULT_OPTIONS[name]

@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.options import RULE_OPTIONS, VARIANT_NAMES
-from games.table.options import OPTION, Kind
+from games.engine.options import RULE_OPTIONS, VARIANT_NAMES, Options, Rules
+from games.table.options import OPTION, Kind, variant_players
 
 # The engine's variants as choices: Variant.TUTE is "tute", labelled "Tute".
 Variant = models.TextChoices(
@@ -102,7 +102,12 @@ class Game(models.Model):
 
     @property
     def players(self) -> int:
-        return int(self.options.get("players", 2 if self.variant == Variant.HABANERO else 4))
+        return int(self.options.get("players", variant_players(self.variant)))
+
+    @property
+    def rules(self) -> Rules:
+        """The game played, as the engine derives it from the variant and the options."""
+        return Options.from_dict({**self.options, "variant": self.variant}).rules
 
 
 class GameAction(models.Model):
@@ -292,6 +297,11 @@ class Table(models.Model):
     def rule_options(self) -> dict:
         """The options that change the rules, as a record's `options` (NOTATION.md)."""
         return {name: getattr(self, name) for name in RULE_OPTIONS}
+
+    @property
+    def rules(self) -> Rules:
+        """The game played here, as the engine derives it from the table's options."""
+        return Options.from_dict({**self.rule_options, "variant": self.variant}).rules
 
 
 class TableSeat(models.Model):

@@ -117,10 +117,11 @@ def table_messages(
     """One `table.frame` message per group: each seat's own frame, the spectators' frame,
     encoded once here, so that each socket sends its text as it is (games/consumers.py).
 
-    Besides the text, a message says which group it was sent to (`seat`), the event, and,
-    when the frame carries the table's summary, who sits where, who is master and whether
-    guests may watch: what a socket needs to add `you` to it, or to see that it sits
-    elsewhere now and must read its own frame instead."""
+    Besides the text, a message says which group it was sent to (`seat`), the event, the
+    version and count (which the socket's error frames repeat), and,
+    when the frame carries the table's summary, who sits where and who is master: what a
+    socket needs to add `you` to it, or to see that it sits elsewhere now and must read its
+    own frame instead."""
     messages = []
     for seat, frame in frames.items():
         summary = frame.get("table")
@@ -129,13 +130,14 @@ def table_messages(
             table = {
                 "master": summary["master"],
                 "seated": {e["user"]: e["seat"] for e in summary["seats"] if e and e["user"]},
-                "guests": summary["options"]["guests"],
             }
         message = {
             "type": "table.frame",
             "seat": seat,
             "text": encode(frame),
             "event": frame.get("event"),
+            "version": frame["version"],
+            "count": frame["count"],
             "table": table,
         }
         messages.append((frame_group(table_id, seat), message))

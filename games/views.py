@@ -13,17 +13,19 @@ from accounts.ip import client_ip
 from games import reports
 from games.analysis import analysis_for_page, game_analysis_for
 from games.engine.cards import CARDS
+from games.engine.options import VARIANT_NAMES
 from games.engine.rulebook import HABANERO_OVER
 from games.finding import finding_context
 from games.forms import InviteForm, LobbyFilterForm, ReportForm, TableOptionsForm
 from games.models import Game, Table
 from games.replays import game_replay
 from games.robot_names import LEVEL_WORDS, SEAT_NAMES, robot_label, robot_name
-from games.table import requests, seating
+from games.table import permits, requests, seating
 from games.table.explain import PLAY_DUTIES
 from games.table.frames import table_summary
 from games.table.options import OPTION, option_value_label
 from games.table.refusals import MESSAGES, TableError
+from games.table.room import Room
 from games.templatetags.cards import card_label
 from rankings import selectors as rankings_selectors
 from rankings.services import BANK_CUT_PERCENT
@@ -35,6 +37,8 @@ ALL_CARDS = [str(card) for card in sorted(set(CARDS), key=lambda c: c.index)]
 
 # Sentences the table page's script shows; %(name)s is filled in by the script.
 TABLE_STRINGS = {
+    # The page's title names the game: proper names, the same in every language.
+    "variants": VARIANT_NAMES,
     "your_turn": _("Your turn."),
     "your_turn_bid": _("Your turn: how many tricks do you bid?"),
     "waiting_for": _("Waiting for %(user)s."),
@@ -45,7 +49,6 @@ TABLE_STRINGS = {
     "ready": _("Every seat is taken: waiting for the master to start."),
     "new_game": _("New game with the same players"),
     "next_deal": _("Next deal"),
-    "wait_new_game": _("Waiting for the master to start a new game."),
     "deal_over": _("Deal %(number)s is over"),
     "deal_n": _("Deal %(n)s"),
     "game_over": _("Game over"),
@@ -158,7 +161,11 @@ TABLE_STRINGS = {
     ),
     "capote_made": _("%(who)s made capote: every trick of the arrastre, and the deal."),
     "capote_lost": _("%(who)s declared capote and lost a trick: the deal goes to the other side."),
+    "offer_rematch": _("Offer a rematch"),
     "tie_last_trick": _("Equal points: the last trick decides, and %(who)s took it."),
+    "tie_latest_trick": _(
+        "Equal points: the tied side that won a trick most recently takes the deal: %(who)s."
+    ),
     "no_winner_carry": _(
         "Nobody passed %(over)s points: nobody wins this deal, and its points are carried "
         "into the next one."
@@ -355,15 +362,12 @@ WATCHERS_COUNTED = 50
 
 def _lobby_strings() -> dict:
     """The words of the lobby's rows, for its script, which draws the rows the lobby socket
-    pushes as the page draws its own (table_list.html, _table_options.html). Counted words
-    are counted here, for every count an option allows (games/table/options.py): the script
-    picks no plural."""
+    pushes as the page draws its own (table_list.html; the options sentence comes written in
+    each row, `options_text`). Counted words are counted here, for every count an option
+    allows (games/table/options.py): the script picks no plural."""
 
     def counted(singular: str, plural: str, numbers: range) -> dict[int, str]:
         return {n: ngettext(singular, plural, n) % {"n": n} for n in numbers}
-
-    def allowed(name: str) -> range:
-        return range(OPTION[name].minimum, OPTION[name].maximum + 1)
 
     return {
         "variants": {
@@ -384,19 +388,6 @@ def _lobby_strings() -> dict:
         "free_seats": counted(
             "%(n)s free seat", "%(n)s free seats", range(OPTION["players"].maximum + 1)
         ),
-        "players": counted("%(n)s player", "%(n)s players", allowed("players")),
-        "in_pairs": _("in pairs"),
-        "competitive": _("Competitive"),
-        "practice": _("Practice"),
-        "stake": _("Stake %(stake)s chips"),
-        "no_stake": _("No stake"),
-        "rounds": counted("%(n)s deal to win", "%(n)s deals to win", allowed("rounds")),
-        "points_to_win": counted(
-            "%(n)s point to win", "%(n)s points to win", allowed("points_to_win")
-        ),
-        "move_time": _("%(s)s s per move"),
-        "private": _("Private"),
-        "no_guests": _("No guests"),
     }
 
 
@@ -450,12 +441,11 @@ def table_detail(request, pk: int, options_form: TableOptionsForm | None = None)
     summary = table_summary(table=table, seats=list(table.seats.select_related("user")))
     if options_form is None:
         options_form = TableOptionsForm(initial=summary["options"], auto_id="opt_%s")
-    me = request.user.username if request.user.is_authenticated else None
     context = {
         "table": table,
         "summary": summary,
-        "seated": any(s and s["user"] == me for s in summary["seats"]),
-        "is_master": me is not None and summary["master"] == me,
+        # What the page's first drawing offers; the socket's frames say it from then on.
+        "may": permits.may_for(Room(table=table), request.user),
         "options_form": options_form,
         "invite_form": InviteForm(),
         "all_cards": _all_cards(),

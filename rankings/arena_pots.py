@@ -19,17 +19,17 @@ from django.db import transaction
 from django.db.models import Sum
 
 from accounts.models import User
-from rankings.models import ChipAccount, ChipTransfer, LedgerEntry
-from rankings.services import (
+from rankings.ledger import (
     BANK_CUT_PERCENT,
     Reason,
-    _existing,
-    _lock,
-    _pay_in,
-    _player_account,
-    _post,
-    _system_account,
+    existing_transfer,
+    lock_accounts,
+    player_account,
+    post_transfer,
+    system_account,
 )
+from rankings.models import ChipAccount, ChipTransfer, LedgerEntry
+from rankings.pots import pay_in
 
 # The first, second and third of the podium share what the bank leaves in these parts.
 PODIUM_SHARES = (5, 3, 2)
@@ -100,7 +100,7 @@ def podium_split(pot: int, places: int) -> tuple[int, list[int]]:
 def chips_arena_entry(*, user: User, arena_id: int, amount: int, key: str):
     """A player's entry into the arena's pot. Raises `InsufficientChips`. Locks the player's
     account and the arena's pot."""
-    return _pay_in(
+    return pay_in(
         user=user,
         into=_arena_account(arena_id),
         amount=amount,
@@ -117,15 +117,15 @@ def chips_arena_payout(*, arena_id: int, podium: Sequence[User], key: str):
     `podium` (first place first; `podium_split`). With nobody on the podium (no game
     counted) each entry goes back to its player whole.
     Locks the pot, the bank and every account paid."""
-    pot, bank = _arena_account(arena_id), _system_account(ChipAccount.Kind.BANK)
+    pot, bank = _arena_account(arena_id), system_account(ChipAccount.Kind.BANK)
     if podium:
-        players = [_player_account(user) for user in podium]
+        players = [player_account(user) for user in podium]
     else:
         entries = LedgerEntry.objects.filter(destination=pot, transfer__reason=Reason.ENTRY)
         players = list(ChipAccount.objects.filter(pk__in=entries.values("source")))
-    locked = _lock(pot, bank, *players)
+    locked = lock_accounts(pot, bank, *players)
     reason = Reason.PRIZE if podium else Reason.REFUND
-    existing = _existing(key, reason)
+    existing = existing_transfer(key, reason)
     if existing is not None:
         return existing
     memo = f"arena {arena_id}"
@@ -148,4 +148,4 @@ def chips_arena_payout(*, arena_id: int, podium: Sequence[User], key: str):
             for entry in LedgerEntry.objects.filter(destination=pot, transfer__reason=Reason.ENTRY)
         ]
         memo += ": no game counted, every entry refunded"
-    return _post(key=key, reason=reason, locked=locked, movements=movements, memo=memo)
+    return post_transfer(key=key, reason=reason, locked=locked, movements=movements, memo=memo)

@@ -396,7 +396,7 @@ class BoardRow(models.Model):
 # --- Ratings (openskill) and trophies --------------------------------------------------------
 
 # The kinds of table a rating is kept for: each is its own game of skill. Declared once here;
-# rankings.ratings.table_kind says which kind a result is.
+# rankings.rating_math.table_kind says which kind a result is.
 TABLE_KINDS: tuple[tuple[str, str], ...] = (
     ("tute2", _("Tute, 2 players")),
     ("tute3", _("Tute, 3 players")),

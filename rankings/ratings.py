@@ -11,53 +11,22 @@ What is shown is openskill's conservative ordinal (mu - 3 sigma), scaled: `shown
 """
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from django.db import transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 from django.utils import timezone
-from openskill.models import PlackettLuce
 
 from accounts.models import User
 from rankings.models import GameResult, GameResultSeat, Rating, RatingChange, RatingKind
+from rankings.rating_math import (
+    NEW,
+    State,
+    rate_game,
+    table_kind,
+)
 
-# Plackett-Luce, openskill's default: it rates teams and free-for-all from a ranking alone
-# (all a tute result gives: who won, who lost, who abandoned) and is its fastest model.
-MODEL = PlackettLuce()
-
-PROVISIONAL_GAMES = 10
-# Above this sigma (it starts at 25/3 ≈ 8.33) the rating is still a guess.
-PROVISIONAL_SIGMA = 7.5
 WINDOW_DAYS = 7
-
-
-def shown_value(mu: float, sigma: float) -> int:
-    """The number players see: the ordinal mu - 3 sigma, scaled so a new player shows 1000.
-
-    >>> shown_value(25.0, 25.0 / 3)
-    1000
-    >>> shown_value(30.0, 3.0)
-    1630
-    """
-    return round(1000 + 30 * (mu - 3 * sigma))
-
-
-def is_provisional(*, games: int, sigma: float) -> bool:
-    return games < PROVISIONAL_GAMES or sigma > PROVISIONAL_SIGMA
-
-
-def table_kind(*, variant: str, players: int, pairs: bool) -> str:
-    """The kind of table a game was played at, for its rating.
-
-    >>> table_kind(variant="tute", players=4, pairs=True)
-    'tute4pairs'
-    >>> table_kind(variant="pocha", players=3, pairs=False)
-    'pocha'
-    """
-    if variant != "tute":
-        return variant
-    return f"tute{players}{'pairs' if pairs else ''}"
 
 
 def _kind_filter(kind: str) -> Q:
@@ -65,64 +34,6 @@ def _kind_filter(kind: str) -> Q:
         return Q(variant=kind)
     players = int(kind[4])
     return Q(variant="tute", players=players, pairs=kind.endswith("pairs"))
-
-
-@dataclass(frozen=True)
-class State:
-    """A player's rating at one moment: what the next game is rated from."""
-
-    mu: float
-    sigma: float
-    games: int
-
-    @property
-    def value(self) -> int:
-        return shown_value(self.mu, self.sigma)
-
-    @property
-    def provisional(self) -> bool:
-        return is_provisional(games=self.games, sigma=self.sigma)
-
-
-NEW = State(mu=MODEL.mu, sigma=MODEL.sigma, games=0)
-
-
-def _teams(seats: Sequence[GameResultSeat]) -> list[tuple[list[int], int]]:
-    """The game as openskill sees it: teams of user ids, in seat order, and their rank (1
-    won, 2 lost). An abandoner is rated as the loser, in a team of their own ranked last, so
-    a partner who stayed keeps their side's result."""
-    teams: dict[tuple[int, bool], list[int]] = {}
-    for seat in sorted(seats, key=lambda seat: seat.seat):
-        teams.setdefault((seat.side, seat.abandoned), []).append(seat.user_id)
-    won = {seat.side for seat in seats if seat.won}
-    return [
-        (users, 3 if abandoned else (1 if side in won else 2))
-        for (side, abandoned), users in teams.items()
-    ]
-
-
-def rate_game(seats: Sequence[GameResultSeat], before: dict[int, State]) -> dict[int, State]:
-    """Each player's state after the game, from their state before it (the one rule)."""
-    teams = _teams(seats)
-    rated = MODEL.rate(
-        [
-            [MODEL.rating(mu=before[u].mu, sigma=before[u].sigma) for u in users]
-            for users, _ in teams
-        ],
-        ranks=[rank for _, rank in teams],
-    )
-    return {
-        user_id: State(mu=new.mu, sigma=new.sigma, games=before[user_id].games + 1)
-        for (users, _), team in zip(teams, rated, strict=True)
-        for user_id, new in zip(users, team, strict=True)
-    }
-
-
-def win_chances(sides: Sequence[Sequence[State]]) -> list[float]:
-    """Each side's chance to win, from its players' ratings (openskill's prediction)."""
-    return MODEL.predict_win(
-        [[MODEL.rating(mu=s.mu, sigma=s.sigma) for s in side] for side in sides]
-    )
 
 
 def is_rated(result: GameResult, seats: Sequence[GameResultSeat]) -> bool:
@@ -410,7 +321,8 @@ def ratings_follow_is_active(*, user: User) -> None:
 
 
 def ratings_window_roll(*, today: date | None = None) -> int:
-    """Move every kind's last-days window to end today (Celery beat runs it hourly; a run
+    """Move every kind's last-days window to end today (Celery beat runs it every ten minutes,
+    `CELERY_BEAT_SCHEDULE` in tute_site/settings.py; a run
     that finds nothing to move changes nothing). Returns how many kinds moved."""
     from rankings.models import TABLE_KINDS
 

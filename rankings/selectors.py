@@ -34,7 +34,7 @@ from rankings.models import (
     TrophyAward,
     XpEvent,
 )
-from rankings.ratings import NEW, State, table_kind, win_chances
+from rankings.rating_math import NEW, State, table_kind, win_chances
 from rankings.services import DAILY_BONUS_BELOW, board_periods, utc_today
 
 
@@ -355,6 +355,13 @@ class RatingLine:
     def shown(self) -> str:
         """The rating as players read it: "1520", or "1020?" while provisional."""
         return f"{self.value}?" if self.provisional else str(self.value)
+
+
+def shown_rating(*, user: User, variant: str, players: int, pairs: bool) -> int:
+    """The player's shown rating at a kind of table (a new player's if they have none)."""
+    kind = table_kind(variant=variant, players=players, pairs=pairs)
+    value = Rating.objects.filter(user=user, kind=kind).values_list("value", flat=True).first()
+    return NEW.value if value is None else value
 
 
 def player_ratings(*, user: User) -> list[RatingLine]:

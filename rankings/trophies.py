@@ -22,7 +22,7 @@ from rankings.models import (
     Rating,
     TrophyAward,
 )
-from rankings.ratings import table_kind
+from rankings.rating_math import table_kind
 
 STREAK = 5
 RATING_MILESTONE = 1500

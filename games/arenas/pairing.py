@@ -26,8 +26,7 @@ from django.utils import timezone
 from games.arenas.frames import arena_push_on_commit
 from games.arenas.models import Arena, ArenaGame, ArenaPlayer, ArenaSocket
 from games.models import Table, TableSeat
-from games.table.play import start_game
-from games.table.room import Room
+from games.table.seating import table_for_players
 
 
 @dataclass(frozen=True)
@@ -139,16 +138,13 @@ def arena_pair(*, arena_id: int, now: datetime | None = None) -> list[int]:
 
 
 def _seat(arena: Arena, seated: list[ArenaPlayer]) -> int:
-    """One new table of the arena, its players seated and its game started."""
-    master = seated[0].user
-    table = Table.objects.create(master=master, **arena.table_options)
-    TableSeat.objects.bulk_create(
-        TableSeat(table=table, seat=n, user=p.user, ip_address=p.ip_address)
-        for n, p in enumerate(seated)
+    """One new table of the arena, its players seated and its game started (the wing's
+    door for a table of one game)."""
+    room = table_for_players(
+        options=arena.table_options, players=[(p.user, p.ip_address) for p in seated]
     )
-    game = start_game(Room(table=table), by=master)
-    arena_game = ArenaGame.objects.create(arena=arena, table=table, game=game)
+    arena_game = ArenaGame.objects.create(arena=arena, table=room.table, game=room.game)
     for p in seated:
         p.playing, p.free_since = arena_game, None
     ArenaPlayer.objects.bulk_update(seated, ["playing", "free_since"])
-    return table.pk
+    return room.table.pk

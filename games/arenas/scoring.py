@@ -20,9 +20,8 @@ from django.utils import timezone
 
 from games.arenas.frames import arena_push_on_commit
 from games.arenas.models import Arena, ArenaGame, ArenaPlayer, ArenaResult
-from games.models import Game, GameSeat, Table
-from games.push import lobby_message, send
-from games.table.frames import table_summary
+from games.models import Game, GameSeat
+from games.table.seating import table_done
 
 WIN_POINTS = 2
 STREAK_FROM = 2  # wins in a row after which a win counts double
@@ -101,21 +100,10 @@ def arena_game_score(*, game_id: int) -> bool:
     )
     arena_game.scored_at = now
     arena_game.save(update_fields=["scored_at"])
-    _close_table(arena_game.table_id, now=now)
+    # An arena table plays one game: once it is over, the table closes.
+    table_done(table_id=arena_game.table_id)
     arena_push_on_commit(arena.pk)
     return True
-
-
-def _close_table(table_id: int, *, now) -> None:
-    """An arena table plays one game: once it is over the table closes (its players stay
-    seated in its record), and the lobby is told."""
-    table = Table.objects.select_for_update().get(pk=table_id)
-    if table.status == Table.Status.CLOSED:
-        return
-    table.status, table.closed_at = Table.Status.CLOSED, now
-    table.save(update_fields=["status", "closed_at"])
-    summary = table_summary(table=table, seats=list(table.seats.select_related("user")))
-    transaction.on_commit(lambda: send([lobby_message(summary)]), robust=True)
 
 
 def arena_unscored_games(*, arena_id: int) -> list[int]:

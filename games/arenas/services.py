@@ -34,8 +34,7 @@ from games.arenas.pairing import arena_pair
 from games.arenas.scoring import arena_game_score, arena_unscored_games
 from games.models import ServerProcess
 from rankings.arena_pots import chips_arena_entry, chips_arena_payout
-from rankings.models import Rating
-from rankings.ratings import NEW, table_kind
+from rankings.selectors import shown_rating
 from rankings.services import InsufficientChips
 from rankings.trophies import trophies_grant
 
@@ -65,9 +64,7 @@ def _player(user: User | None) -> User:
 
 def player_rating(*, user: User, arena: Arena) -> int:
     """The player's shown rating at the arena's kind of table (a new player's if none)."""
-    kind = table_kind(variant=arena.variant, players=arena.players, pairs=arena.pairs)
-    value = Rating.objects.filter(user=user, kind=kind).values_list("value", flat=True).first()
-    return NEW.value if value is None else value
+    return shown_rating(user=user, variant=arena.variant, players=arena.players, pairs=arena.pairs)
 
 
 @transaction.atomic

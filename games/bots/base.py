@@ -81,14 +81,11 @@ def seat_to_act(state: GameState) -> int | None:
     A seat whose only actions are in a cante moment (the trick winner's partner) goes
     before the seat on turn: leading the next card closes that moment for everyone.
     """
-    legal = state.legal_actions()
-    if not legal:
-        return None
     turn = state.to_move
-    waiting = [seat for seat in legal if seat != turn]
-    if waiting:
-        return waiting[0]
-    return turn if turn in legal else next(iter(legal))
+    for seat in sorted(state.moment):
+        if seat != turn and state.legal_actions_for(seat):
+            return seat
+    return turn
 
 
 def bot_action(bot: Bot, state: GameState, seat: int) -> Action:

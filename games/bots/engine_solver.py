@@ -41,6 +41,9 @@ from typing import Any
 
 from games.engine import Action, GameState
 from games.engine.cards import POINTS_OF, SUIT_OF
+from games.engine.rulebook import beats
+
+from .base import seat_to_act
 
 MARGIN_WEIGHT = 0.25  # as in the playouts: a deal won by 130 points is worth 1.25
 TABLE_LIMIT = 400_000  # transposition entries kept before the table is cleared
@@ -60,20 +63,6 @@ def deal_value(state: GameState, side: int, seat: int | None = None, carry_winne
     points = state.points
     others = [p for s, p in enumerate(points) if s != side]
     return won + MARGIN_WEIGHT * (points[side] - max(others)) / 130.0
-
-
-def acting_seat(state: GameState) -> int | None:
-    """The seat the search asks next, as the robots' driver does
-    (:func:`~games.bots.base.seat_to_act`): a partner's cante moment before the next card."""
-    legal_turn = state.to_move
-    moment = state.moment
-    if moment:
-        for seat in moment:
-            if seat != legal_turn and state.legal_actions_for(seat):
-                return seat
-    if legal_turn is None:
-        return None
-    return legal_turn
 
 
 class EngineSolver:
@@ -150,7 +139,7 @@ class EngineSolver:
         done = self._terminal(state)
         if done is not None:
             return done, None
-        seat = acting_seat(state)
+        seat = seat_to_act(state)
         if seat is None:
             return deal_value(state, self.side, self.seat), None
         actions = state.legal_actions_for(seat)
@@ -210,16 +199,10 @@ def _ordered(actions: list[Action], state: GameState, first: Action | None) -> l
         if not trick:
             # Lead the strong cards first: aces and threes, trumps last.
             return (SUIT_OF[card] == trump, card % 10)
-        if _beats(card, win, trump):
+        if beats(card, win, trump):
             return (0, -POINTS_OF[card] if SUIT_OF[card] != trump else 20 - card % 10)
         return (1, POINTS_OF[card])
 
     if len(actions) < 2:
         return actions
     return sorted(actions, key=rank)
-
-
-def _beats(card: int, win: int, trump: int) -> bool:
-    if SUIT_OF[card] == SUIT_OF[win]:
-        return card < win
-    return SUIT_OF[card] == trump

@@ -53,6 +53,7 @@ from typing import Any
 from games.engine import Action, GameState
 from games.engine.cards import POINTS_OF
 
+from .base import seat_to_act
 from .core import (
     ABOVE,
     ALL_CABALLOS,
@@ -75,9 +76,9 @@ from .core import (
     full_duties,
     to_action,
 )
-from .engine_solver import MARGIN_WEIGHT, EngineSolver, acting_seat, deal_value
+from .engine_solver import MARGIN_WEIGHT, EngineSolver, deal_value
 
-__all__ = ["MARGIN_WEIGHT", "Solver", "acting_seat", "deal_value"]
+__all__ = ["MARGIN_WEIGHT", "Solver", "deal_value", "seat_to_act"]
 
 TABLE_LIMIT = 400_000  # transposition entries kept before the table is cleared
 EXACT, LOWER, UPPER = 0, 1, 2

@@ -30,6 +30,9 @@ VARIANTS = tuple(VARIANT_NAMES)
 MOST_POINTS, OVER, BIDS = "most_points", "over", "bids"
 STOCK_PLAY = ("free", "follow_trump", "strict")
 PLAYERS_ALLOWED = {"tute": (2, 3, 4), "habanero": (2,), "pocha": (2, 3, 4)}
+# How many play when nobody says (§10).
+DEFAULT_PLAYERS = {"tute": 4, "habanero": 2, "pocha": 4}
+# The options that change the rules (§10), besides the variant: every list of them reads this.
 RULE_OPTIONS = ("players", "pairs", "rounds", "points_to_win", "allow_tute", "stock_play")
 # The numbered rule options and their ranges (§10): deals (tute) or points (habanero) to win.
 RANGES = {"rounds": (1, 5), "points_to_win": (1, 5)}
@@ -37,6 +40,31 @@ RANGES = {"rounds": (1, 5), "points_to_win": (1, 5)}
 
 class OptionError(ValueError):
     """An option of the wrong type or out of range."""
+
+
+def options_that_apply(variant: str, players: int) -> tuple[str, ...]:
+    """The rule options that change a game of `variant` at `players` (§10), in the order of
+    ``RULE_OPTIONS``. The others change nothing there: the forms leave them out and a table
+    stores them at rest (:meth:`Options.normalised`).
+
+    >>> options_that_apply("tute", 4)
+    ('players', 'pairs', 'rounds', 'allow_tute')
+    >>> options_that_apply("tute", 2)
+    ('players', 'rounds', 'allow_tute', 'stock_play')
+    >>> options_that_apply("habanero", 2), options_that_apply("pocha", 3)
+    (('points_to_win', 'allow_tute'), ('players',))
+    """
+    applies = {
+        "players": len(PLAYERS_ALLOWED[variant]) > 1,  # habanero is for two
+        "pairs": variant == "tute" and players == 4,
+        "rounds": variant == "tute",
+        "points_to_win": variant == "habanero",
+        # Announced with the cantes: games of card points (§7), not pocha.
+        "allow_tute": variant in ("tute", "habanero"),
+        # Habanero always asks for a trump on a trump lead (§5); only two players have a stock.
+        "stock_play": variant == "tute" and players == 2,
+    }
+    return tuple(name for name in RULE_OPTIONS if applies[name])
 
 
 def pocha_ladder(players: int) -> tuple[int, ...]:
@@ -71,6 +99,7 @@ class Rules:
     points_to_win: int  # habanero
     deals_to_win: int  # deals a side must win to win the game (0: a fixed ladder, pocha)
     ladder: tuple[int, ...]  # pocha hand sizes, () otherwise
+    applies: tuple[str, ...]  # the rule options that change this game (options_that_apply)
 
     @property
     def sides(self) -> int:
@@ -111,7 +140,7 @@ class Options:
             raise OptionError(
                 f"Unknown variant {variant!r}; it must be {', '.join(others)} or {last}."
             )
-        players = data.get("players", 2 if variant == "habanero" else 4)
+        players = data.get("players", DEFAULT_PLAYERS[variant])
         if not _is_int(players) or players not in PLAYERS_ALLOWED[variant]:
             allowed = " or ".join(str(p) for p in PLAYERS_ALLOWED[variant])
             raise OptionError(f"Option players must be {allowed} for {variant}, not {players!r}.")
@@ -131,8 +160,9 @@ class Options:
             values[name] = value
         stock_play = data.get("stock_play", "free")
         if stock_play not in STOCK_PLAY:
+            *others, last = STOCK_PLAY
             raise OptionError(
-                f"Option stock_play must be free, follow_trump or strict, not {stock_play!r}."
+                f"Option stock_play must be {', '.join(others)} or {last}, not {stock_play!r}."
             )
         values["stock_play"] = stock_play
         return cls(**values)
@@ -140,6 +170,25 @@ class Options:
     def to_dict(self) -> dict[str, Any]:
         """The rule options as JSON-safe data, as written in a record."""
         return {name: getattr(self, name) for name in RULE_OPTIONS}
+
+    def normalised(self) -> Options:
+        """The same game with each option that does not apply to it at rest: a switch off,
+        any other at the variant's default. Two tables that play the same game store the
+        same options, and none says "in pairs" where nobody plays in pairs.
+
+        >>> game = Options.from_dict({"variant": "habanero", "pairs": True, "rounds": 3})
+        >>> game.normalised().pairs, game.normalised().rounds, game.normalised().points_to_win
+        (False, 1, 4)
+        """
+        applies = self.rules.applies
+        rest = Options.from_dict({"variant": self.variant})
+        values = {
+            name: getattr(self, name)
+            if name in applies
+            else (False if isinstance(getattr(rest, name), bool) else getattr(rest, name))
+            for name in RULE_OPTIONS
+        }
+        return Options(variant=self.variant, **values)
 
     @property
     def rules(self) -> Rules:
@@ -160,19 +209,20 @@ def make_rules(options: Options) -> Rules:
     if cached is not None:
         return cached
     v, n = options.variant, options.players
+    applies = options_that_apply(v, n)
     tute_like = v in ("tute", "habanero")
     has_stock = tute_like and n == 2
     rules = Rules(
         variant=v,
         players=n,
-        pairs=v == "tute" and n == 4 and options.pairs,
+        pairs="pairs" in applies and options.pairs,
         has_stock=has_stock,
         hand_size={2: 8, 3: 12, 4: 10}[n],
         # Habanero always asks for a trump on a trump lead while the stock lasts (§5).
         stock_play="follow_trump" if v == "habanero" else options.stock_play,
         cantes=tute_like,
         cante_needs_stock=v == "tute" and has_stock,
-        allow_tute=tute_like and options.allow_tute,
+        allow_tute="allow_tute" in applies and options.allow_tute,
         last_trick_bonus=LAST_TRICK_BONUS if tute_like else 0,
         counts_card_points=tute_like,
         deal_scoring={"tute": MOST_POINTS, "habanero": OVER, "pocha": BIDS}[v],
@@ -182,6 +232,7 @@ def make_rules(options: Options) -> Rules:
         points_to_win=options.points_to_win,
         deals_to_win={"tute": options.rounds, "habanero": options.points_to_win}.get(v, 0),
         ladder=pocha_ladder(n) if v == "pocha" else (),
+        applies=applies,
     )
     _RULES_CACHE[options] = rules
     return rules

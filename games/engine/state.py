@@ -55,7 +55,7 @@ from .actions import PLAYS, Action, IllegalAction
 from .cards import CARD_TEXT, CARDS, POINTS_OF, SUIT_OF, SUITS, caballo, rey
 from .deal import Deal, check_deal, deal_cards, hand_size
 from .determinize import determinize
-from .options import BIDS, OVER, Options, Rules, as_options
+from .options import BIDS, MOST_POINTS, OVER, Options, Rules, as_options
 from .record import parse_record, start_listed_deal, to_record
 from .refusals import Refusal
 from .rulebook import (
@@ -664,6 +664,16 @@ class GameState:
             return IllegalAction(Refusal.CAPOTE_FIRST, turn=self._capote_turn)
         return IllegalAction(Refusal.NOT_YOUR_TURN, turn=self._turn)
 
+    def play_duty(self, seat: int) -> Refusal | None:
+        """The duty of §5 that bars some of ``seat``'s cards now, the refusal a barred card
+        would get; None when it is not the seat's turn to play a card, or it may play any
+        card it holds."""
+        if self._phase != PLAY or seat != self._turn or not self._trick:
+            return None
+        if len(self._allowed(seat)) == len(self._hands[seat]):
+            return None
+        return self._cache[2]  # type: ignore[index]
+
     def _why_not_card(self, seat: int, card: int) -> IllegalAction:
         """Why ``seat``, whose turn it is, may not play ``card``: not held, or the duty of
         §5 that chose the cards it may play (the rulebook's answer, kept by :meth:`_allowed`)."""
@@ -712,6 +722,35 @@ class GameState:
             top = max(self._points)
             tied = [s for s in range(self._sides) if self._points[s] == top]
             self._finish_deal(max(tied, key=lambda s: self._last_win[s]))
+
+    @property
+    def tie_break(self) -> str | None:
+        """What settled a tie on points in the deal just scored (§8): "last_trick" when the
+        side that took the last trick won the deal so, "latest_trick" when, in tute, the
+        tied side that won a trick most recently did and the last trick went to another;
+        None when no tie settled it (or the deal is not over, or tute or capote ended it)."""
+        winner = self._deal_winner
+        if self._phase != DONE or winner is None or self._tute is not None:
+            return None
+        rules = self._rules
+        if rules.deal_scoring == OVER and self._capote_seat is None:
+            carry = self._carry or [0, 0]
+            totals = [carry[s] + self._points[s] for s in range(2)]
+            return "last_trick" if totals[0] == totals[1] else None
+        if rules.deal_scoring == MOST_POINTS:
+            top = self._points[winner]
+            if sum(1 for points in self._points if points == top) < 2:
+                return None
+            return "last_trick" if self._side_of[self._last_trick] == winner else "latest_trick"
+        return None
+
+    @property
+    def carries(self) -> tuple[int, ...] | None:
+        """The points this deal carries into the next one (habanero's deal won by nobody,
+        §8), each side's; None when it carries nothing."""
+        if self._phase != DONE or self._next_carry is None:
+            return None
+        return tuple(self._next_carry)
 
     def _finish_deal(self, winner: int | None, tute: bool = False) -> None:
         """End the deal, won by side ``winner`` (None: nobody, as in pocha or a habanero

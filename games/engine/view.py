@@ -71,6 +71,8 @@ class SeatView:
     tute: tuple[int, str] | None
     last_trick: int | None
     deal_winner: int | None
+    tie_break: str | None  # what settled a tie on points (GameState.tie_break)
+    carries: tuple[int, ...] | None  # the points carried into the next deal
     score: tuple[int, ...]
     needs_deal: bool
     game_over: bool
@@ -122,6 +124,8 @@ class SeatView:
             "tute": None if self.tute is None else {"seat": self.tute[0], "with": self.tute[1]},
             "last_trick": self.last_trick,
             "deal_winner": self.deal_winner,
+            "tie_break": self.tie_break,
+            "carries": None if self.carries is None else list(self.carries),
             "score": list(self.score),
             "needs_deal": self.needs_deal,
             "game_over": self.game_over,
@@ -175,6 +179,8 @@ def build_view(state: GameState, seat: int | None) -> SeatView:
         tute=state.tute,
         last_trick=state.last_trick,
         deal_winner=state.deal_winner,
+        tie_break=state.tie_break,
+        carries=state.carries,
         score=tuple(state.score),
         needs_deal=state.needs_deal,
         game_over=state.over,

@@ -10,7 +10,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
-from rankings.ratings import MODEL
+from rankings.rating_math import MODEL
 
 
 class Puzzle(models.Model):

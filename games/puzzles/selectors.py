@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import F, Func, QuerySet
 
 from accounts.models import User
-from rankings.ratings import MODEL, shown_value
+from rankings.rating_math import MODEL, shown_value
 
 from .models import Puzzle, PuzzleAttempt, PuzzleRating, PuzzleTheme
 from .themes import THEMES

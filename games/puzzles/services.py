@@ -1,7 +1,7 @@
 """Playing a puzzle: checking a move against the solver's line, and rating a player's first
 try. The day's puzzle is chosen here too (once a day, the first visit writes it).
 
-The rating is openskill's, as the site's other ratings (rankings/ratings.py): each try is a
+The rating is openskill's, as the site's other ratings (rankings/rating_math.py): each try is a
 game of two, the player against the puzzle, won when the player finds every move of the line
 without a hint or the solution, lost otherwise. Only a player's first try of a puzzle is
 rated (later ones are practice). What is shown is `shown_value`: 1000 + 30 × (mu − 3 sigma).
@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from games.engine import Action, MalformedAction
-from rankings.ratings import MODEL, shown_value
+from rankings.rating_math import MODEL, shown_value
 
 from .mining import action_key, position_at
 from .models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleRating

@@ -19,7 +19,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
-from rankings.ratings import shown_value
+from rankings.rating_math import shown_value
 
 from . import board as boards
 from . import selectors, services

@@ -38,7 +38,7 @@ def variants_table() -> list[dict[str, Any]]:
                 {
                     "variant": variant,
                     "players": players,
-                    "pairs_possible": variant == "tute" and players == 4,
+                    "pairs_possible": "pairs" in rules.applies,
                     "hand": rules.hand_size if not rules.bids else max(rules.ladder),
                     "ladder": len(rules.ladder),
                     "stock": rules.has_stock,
@@ -84,7 +84,7 @@ def _puzzle_numbers() -> dict[str, int]:
     (games/puzzles/mining.py and services.py)."""
     from games.puzzles.mining import MAX_MOVES, MIN_GAP, TRAP
     from games.puzzles.services import rate
-    from rankings.ratings import MODEL, shown_value
+    from rankings.rating_math import MODEL, shown_value
 
     new = (MODEL.mu, MODEL.sigma)
     start = shown_value(*new)

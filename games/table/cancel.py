@@ -15,15 +15,13 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.models import CancelProposal, Game, GameSeat
-from games.table import record
+from games.table import permits, record
 from games.table.clock import DEADLINE_FIELDS, clear_deadline
 from games.table.frames import broadcast
 from games.table.play import table_after_game
-from games.table.refusals import TableError
 from games.table.room import Room, locked_room, require_user
 from rankings.services import chips_refund
 
@@ -76,28 +74,19 @@ def _answered(room: Room, proposal: CancelProposal, *, by: User) -> None:
         broadcast(room, {"kind": kind, "by": by.username})
 
 
-def _voting_room(table_id: int, user: User) -> Room:
-    room = locked_room(table_id)
-    seat = room.require_seated(user)
-    room.require_game()
-    room.playing_seat(seat)
-    return room
-
-
 @transaction.atomic
 def game_cancel_propose(*, table_id: int, user: User) -> CancelProposal:
     """A seated player proposes to cancel the running game; the others have 60 seconds to
     accept or refuse. A player alone with robots cancels at once. Locks the table."""
     user = require_user(user)
-    room = _voting_room(table_id, user)
+    room = locked_room(table_id)
+    permits.require("cancel", room, user)
     now = timezone.now()
     pending = room.proposal
-    if pending is not None and pending.expires_at <= now:
+    if pending is not None:
         # Its time ran out and the sweeper has not ended it yet: it is over all the same.
         pending.status = CancelProposal.Status.EXPIRED
         pending.save(update_fields=["status"])
-    elif pending is not None:
-        raise TableError("invalid", _("A proposal to cancel is already waiting for answers."))
     proposal = CancelProposal.objects.create(
         game=room.game,
         proposed_by=user,
@@ -115,19 +104,17 @@ def game_cancel_answer(*, table_id: int, user: User, accept: bool) -> CancelProp
     game (its stakes refunded); one refusal ends the proposal. Locks the table (and the
     ledger rows of a refund)."""
     user = require_user(user)
-    room = _voting_room(table_id, user)
+    room = locked_room(table_id)
+    permits.require("cancel_answer", room, user)
     proposal = room.proposal
-    if proposal is None or proposal.expires_at <= timezone.now():
-        raise TableError("invalid", _("Nobody is proposing to cancel this game."))
     if not accept:
         proposal.status = CancelProposal.Status.REFUSED
         proposal.save(update_fields=["status"])
         room.proposal = None
         broadcast(room, {"kind": "cancel_refused", "by": user.username})
         return proposal
-    if user.pk not in proposal.accepted:
-        proposal.accepted = [*proposal.accepted, user.pk]
-        proposal.save(update_fields=["accepted"])
+    proposal.accepted = [*proposal.accepted, user.pk]
+    proposal.save(update_fields=["accepted"])
     _answered(room, proposal, by=user)
     return proposal
 

@@ -13,9 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from accounts.selectors import can_chat
 from games import push
 from games.models import ChatMessage
+from games.table import permits
 from games.table.frames import chat_json
 from games.table.refusals import TableError
 from games.table.room import locked_room, require_user
@@ -31,11 +31,9 @@ def chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
     user = require_user(user)
     room = locked_room(table_id)
     table = room.table
-    if room.seat_of(user) is None and not table.guests:
-        raise TableError("not_seated", _("Only the players may chat at this table."))
+    # The author's row as it is now (a moderator may have muted them since they came).
     author = User.objects.select_for_update().get(pk=user.pk)
-    if not can_chat(author):
-        raise TableError("muted", _("You are muted and cannot chat for now."))
+    permits.require("chat", room, author)
     text = text.strip() if isinstance(text, str) else ""
     if not text or len(text) > ChatMessage.MAX_LENGTH:
         raise TableError(

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import Action, GameState, IllegalAction
-from games.engine.cards import CARDS, POINTS_OF, SUITS, parse_card_index
+from games.engine import GameState
+from games.engine.cards import POINTS_OF, SUITS, parse_card_index
 from games.engine.refusals import Refusal
 from games.engine.rulebook import trick_winner_seat
 
@@ -58,20 +58,8 @@ def dimmed_reason(state: GameState, seat: int | None) -> str | None:
     """Why `seat`, on turn to play a card, may not play some of its cards: the kind of the
     engine's refusal (`Refusal.value`, e.g. ``follow_suit``). None when every card it holds
     may be played or it has no card to play now."""
-    if seat is None:
-        return None
-    plays = {a.value for a in state.legal_actions_for(seat) if a.kind == "play"}
-    if not plays:
-        return None
-    barred = [card for card in state.hands[seat] if CARDS[card] not in plays]
-    if not barred:
-        return None
-    probe = state.clone()
-    try:
-        probe.apply(Action(seat, "play", CARDS[barred[0]]))
-    except IllegalAction as refusal:
-        return refusal.kind.value if refusal.kind in PLAY_DUTIES else None
-    return None
+    duty = None if seat is None else state.play_duty(seat)
+    return duty.value if duty in PLAY_DUTIES else None
 
 
 def score_sheet(state: GameState) -> list[dict[str, Any]]:

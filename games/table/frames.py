@@ -30,6 +30,8 @@ from games.robot_names import robot_name
 from games.table.clock import robot_holds, robot_playing
 from games.table.explain import dimmed_reason, score_sheet, trick_explained
 from games.table.options import table_options
+from games.table.options_text import options_text
+from games.table.permits import GAME_KINDS, SOMEONE, may, narrow, open_offer, person
 from games.table.room import Room
 from rankings import selectors as rankings_selectors
 
@@ -65,14 +67,6 @@ def watcher_count(*, table_id: int, seated: set[int]) -> int:
     )
 
 
-def open_offer(table: Table) -> dict[str, Any] | None:
-    """The table's open rematch offer, if it follows the table's last game."""
-    offer = table.rematch or None
-    if offer is None or offer.get("game") != table.game_id or table.status != Table.Status.OPEN:
-        return None
-    return offer
-
-
 def rematch_json(table: Table, seats: list[TableSeat]) -> dict[str, Any] | None:
     """The open offer as frames show it: who offered, who accepted, who must still answer
     (the players seated now, by username)."""
@@ -101,12 +95,15 @@ def table_summary(
     row: list[dict[str, Any] | None] = [
         seat_json(by_seat[n]) if n in by_seat else None for n in range(table.players)
     ]
+    options = table_options(table)
     return {
         "id": table.pk,
         "url": table.get_absolute_url(),
         "status": table.status,
         "master": table.master.username,
-        "options": table_options(table),
+        "options": options,
+        # The sentence about them, in each language (games/table/options_text.py).
+        "options_text": options_text(options),
         "seats": row,
         "free_seats": sum(1 for entry in row if entry is None),
         "game_id": table.game_id,
@@ -235,7 +232,7 @@ def table_chances(room: Room) -> list | None:
     users = {seat.seat: seat.user_id for seat in seats}
     if len(users) < table.players or None in users.values():
         return None
-    pairs = table.variant == "tute" and table.players == 4 and table.pairs
+    pairs = table.rules.pairs
     sides = [[0, 2], [1, 3]] if pairs else [[seat] for seat in range(table.players)]
     chances = rankings_selectors.win_chances_for(
         variant=table.variant,
@@ -247,6 +244,20 @@ def table_chances(room: Room) -> list | None:
         {"seats": side, "percent": round(100 * chance)}
         for side, chance in zip(sides, chances, strict=True)
     ]
+
+
+def seat_may(room: Room, seats: list[int | None], *, table: bool) -> dict[int | None, dict]:
+    """Each seat's `may` (games/table/permits.py), for the player in the seat; the
+    spectators' for `SOMEONE`. With the table's summary (`table`) every request is answered;
+    after a move only those a move changes, from the game's seats alone."""
+    if table:
+        users = {s.seat: s.user for s in room.seats if s.user_id is not None}
+        return {seat: may(room, SOMEONE if seat is None else users.get(seat)) for seat in seats}
+    users = {gs.seat: gs.user for gs in room.game_seats if gs.user_id is not None}
+    # A spectator plays no part in the game.
+    return {
+        seat: may(room, None if seat is None else users.get(seat), GAME_KINDS) for seat in seats
+    }
 
 
 def _watchers(room: Room, only: list[int | None] | None) -> list[int | None]:
@@ -290,6 +301,7 @@ def state_frames(room: Room, *, only: list[int | None] | None = None) -> dict[in
     chat = chat_history(table=table)
     chances = table_chances(room)
     games = _games(room, seats)
+    allowed = seat_may(room, seats, table=True)
     return {
         seat: {
             "type": "state",
@@ -301,6 +313,7 @@ def state_frames(room: Room, *, only: list[int | None] | None = None) -> dict[in
             "game": games[seat],
             "chat": chat if seat is not None or table.guests else [],
             "chances": chances,
+            "may": allowed[seat],
         }
         for seat in seats
     }
@@ -323,10 +336,13 @@ def update_frames(
     if table:
         base["table"] = table_summary(table=room.table, seats=room.seats)
         base["chances"] = table_chances(room)
-    if not game:
+    if not table and not room.playing:
         return {seat: base for seat in seats}
+    allowed = seat_may(room, seats, table=table)
+    if not game:
+        return {seat: {**base, "may": allowed[seat]} for seat in seats}
     games = _games(room, seats, None if game is True else game)
-    return {seat: {**base, "game": games[seat]} for seat in seats}
+    return {seat: {**base, "game": games[seat], "may": allowed[seat]} for seat in seats}
 
 
 def broadcast(
@@ -358,9 +374,24 @@ def broadcast(
 
 def table_state_for(*, table_id: int, user: User | None) -> dict[str, Any] | None:
     """The whole current state as `user` may see it (None: no such table)."""
+    read = socket_state(table_id=table_id, user=user)
+    return None if read is None else read[0]
+
+
+def socket_state(
+    *, table_id: int, user: User | None
+) -> tuple[dict[str, Any], dict[str, Any] | None] | None:
+    """The whole current state as `user` may see it, and what a spectator's socket knows
+    of its user to narrow the spectators' `may` (None for a seated player, whose frames are
+    built for them): permits.person. None: no such table."""
     table = Table.objects.select_related("master").filter(pk=table_id).first()
     if table is None:
         return None
     room = Room(table=table)
     seat = room.seat_of(user)
-    return state_frames(room, only=[seat])[seat]
+    frame = state_frames(room, only=[seat])[seat]
+    if seat is not None:
+        return frame, None
+    facts = person(table, user)
+    frame["may"] = narrow(frame["may"], facts)
+    return frame, facts

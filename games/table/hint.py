@@ -19,7 +19,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.bots import StrongBot
 from games.engine import SeatView
-from games.models import Game, Table
+from games.models import Table
+from games.table import permits
 from games.table.refusals import TableError
 from games.table.room import read_room, require_user
 
@@ -36,18 +37,11 @@ def hint_view(*, table_id: int, user: User) -> tuple[int, SeatView]:
     if table is None or table.game_id is None:
         raise TableError("no_game", _("No game is running at this table."))
     room = read_room(table.game_id)
-    if room is None or room.game.status != Game.Status.PLAYING:
+    if room is None:
         raise TableError("no_game", _("No game is running at this table."))
-    mine = [gs for gs in room.game_seats if gs.user_id == user.pk]
-    if not mine:
-        raise TableError("not_seated", _("You are not seated at this table."))
-    people = [gs for gs in room.game_seats if gs.user_id is not None and gs.user_id != user.pk]
-    if people or room.table.competitive:
-        raise TableError("invalid", _("Hints are given at practice tables only, against robots."))
-    view = room.state.view(mine[0].seat)
-    if not view.legal_actions:
-        raise TableError("invalid", _("There is nothing for you to do just now."))
-    return room.game.action_count, view
+    permits.require("hint", room, user)
+    seat = next(gs.seat for gs in room.game_seats if gs.user_id == user.pk)
+    return room.game.action_count, room.state.view(seat)
 
 
 def hint_choose(view: SeatView, *, budget_ms: float = HINT_BUDGET_MS) -> Any:

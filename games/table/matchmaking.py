@@ -26,15 +26,14 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Count, F
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.models import Table, TableSeat
+from games.table import permits
 from games.table.guests import refuse_guest
 from games.table.options import DEFAULT_OPTIONS, clean_table_options
 from games.table.play import start_game
 from games.table.practice import DEFAULT_LEVEL
-from games.table.refusals import TableError
 from games.table.room import Room, locked_room, require_user
 from games.table.seating import seat_robots, table_create, table_sit
 
@@ -120,13 +119,7 @@ def table_fill_robots(*, table_id: int, user: User) -> Table:
     another. Locks the table."""
     user = require_user(user)
     room = locked_room(table_id)
-    room.require_seated(user)
-    if not room.table.matchmaking:
-        room.require_master(user)
-    if room.table.status != Table.Status.OPEN:
-        raise TableError("invalid", _("A game is running at this table."))
-    if len(room.seats) >= room.table.players:
-        raise TableError("invalid", _("Every seat is taken."))
+    permits.require("robots", room, user)
     return _fill(room, by=user)
 
 

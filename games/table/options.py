@@ -25,18 +25,22 @@ from types import MappingProxyType
 from typing import Any
 
 from django.utils.functional import Promise, lazy
+from django.utils.text import get_text_list
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.bots import bot_names
 from games.engine.options import (
+    DEFAULT_PLAYERS,
     PLAYERS_ALLOWED,
     RANGES,
+    RULE_OPTIONS,
     STOCK_PLAY,
     VARIANT_NAMES,
     VARIANTS,
     OptionError,
     Options,
+    options_that_apply,
 )
 from games.table.refusals import TableError
 
@@ -57,10 +61,10 @@ class TableOption:
     kind: Kind
     default: bool | int | str
     label: Promise
-    # The refusal of a value out of range; it may say %(min)s, %(max)s, %(names)s (the codes
-    # a choice takes) and, for players, %(allowed)s (what the variant allows).
+    # The refusal of a value out of range; it may say %(min)s, %(max)s, %(names)s and
+    # %(either)s (the codes a choice takes: "a, b, c" and "a, b or c") and, for players,
+    # %(allowed)s (what the variant allows).
     refusal: Promise
-    rule: bool = False  # passed to the engine's Options
     minimum: int = 0
     maximum: int = 0
     # A choice's codes, or a function giving them when asked (the robot registry may grow).
@@ -73,6 +77,11 @@ class TableOption:
     # and, when a range would not do, how they word its values.
     meaning: Promise | None = None
     values_text: Promise | None = None
+
+    @property
+    def rule(self) -> bool:
+        """Whether it is a rule of the game, passed to the engine's Options."""
+        return self.name in RULE_NAMES
 
     def codes(self) -> tuple[str, ...]:
         """The codes a choice takes, read now."""
@@ -96,6 +105,9 @@ class TableOption:
 # The engine's defaults for the rule options: a table starts as the engine's default game.
 _GAME = Options()
 YES_OR_NO = _("Choose yes or no.")
+NUMBER_FROM_TO = _("Choose a number from %(min)s to %(max)s.")
+# The options passed to the engine's Options: the variant and the engine's rule options.
+RULE_NAMES: tuple[str, ...] = ("variant", *RULE_OPTIONS)
 
 OPTIONS: tuple[TableOption, ...] = (
     TableOption(
@@ -103,8 +115,7 @@ OPTIONS: tuple[TableOption, ...] = (
         kind=Kind.CHOICE,
         default=_GAME.variant,
         label=pgettext_lazy("table option", "Game"),
-        refusal=_("Choose tute, habanero or pocha."),
-        rule=True,
+        refusal=_("Choose %(either)s."),
         choices=VARIANTS,
         value_labels=VARIANT_NAMES,
         meaning=_("The game played at the table."),
@@ -115,7 +126,6 @@ OPTIONS: tuple[TableOption, ...] = (
         default=_GAME.players,
         label=pgettext_lazy("table option", "Players"),
         refusal=_("This variant is played by %(allowed)s players."),
-        rule=True,
         minimum=min(min(allowed) for allowed in PLAYERS_ALLOWED.values()),
         maximum=max(max(allowed) for allowed in PLAYERS_ALLOWED.values()),
         listed=True,
@@ -129,7 +139,6 @@ OPTIONS: tuple[TableOption, ...] = (
         default=_GAME.pairs,
         label=pgettext_lazy("table option", "In pairs"),
         refusal=YES_OR_NO,
-        rule=True,
         meaning=_("Four-player Tute in two pairs, partners face to face."),
     ),
     TableOption(
@@ -137,8 +146,7 @@ OPTIONS: tuple[TableOption, ...] = (
         kind=Kind.NUMBER,
         default=_GAME.rounds,
         label=pgettext_lazy("table option", "Deals to win"),
-        refusal=_("Choose a number from 1 to 5."),
-        rule=True,
+        refusal=NUMBER_FROM_TO,
         minimum=RANGES["rounds"][0],
         maximum=RANGES["rounds"][1],
         meaning=_("Deals to win a game of Tute."),
@@ -148,8 +156,7 @@ OPTIONS: tuple[TableOption, ...] = (
         kind=Kind.NUMBER,
         default=_GAME.points_to_win,
         label=pgettext_lazy("table option", "Points to win"),
-        refusal=_("Choose a number from 1 to 5."),
-        rule=True,
+        refusal=NUMBER_FROM_TO,
         minimum=RANGES["points_to_win"][0],
         maximum=RANGES["points_to_win"][1],
         meaning=_("Deals (points) to win a game of Habanero."),
@@ -162,7 +169,10 @@ OPTIONS: tuple[TableOption, ...] = (
         refusal=_("Choose a number of seconds from 0 to %(max)s."),
         minimum=0,
         maximum=300,
-        help_text=_("At 0 the server plays for a player whose turn it is."),
+        help_text=_(
+            "Seconds to play each turn. At 0 the game plays itself: a robot plays every "
+            "player's turn for them about a second after it comes."
+        ),
         meaning=_("Seconds for each move; when they run out the server plays for you."),
         values_text=_("seconds"),
     ),
@@ -213,7 +223,6 @@ OPTIONS: tuple[TableOption, ...] = (
         default=_GAME.allow_tute,
         label=pgettext_lazy("table option", "Tute allowed"),
         refusal=YES_OR_NO,
-        rule=True,
         meaning=_("Whether a tute may be announced."),
     ),
     TableOption(
@@ -221,8 +230,7 @@ OPTIONS: tuple[TableOption, ...] = (
         kind=Kind.CHOICE,
         default=_GAME.stock_play,
         label=pgettext_lazy("table option", "Play while the stock lasts"),
-        refusal=_("Choose free, follow_trump or strict."),
-        rule=True,
+        refusal=_("Choose %(either)s."),
         choices=STOCK_PLAY,
         value_labels={
             "free": pgettext_lazy("table option", "Free play"),
@@ -246,8 +254,6 @@ OPTIONS: tuple[TableOption, ...] = (
 OPTION: Mapping[str, TableOption] = MappingProxyType({o.name: o for o in OPTIONS})
 TABLE_OPTIONS: tuple[str, ...] = tuple(OPTION)
 DEFAULT_OPTIONS: Mapping[str, Any] = MappingProxyType({o.name: o.default for o in OPTIONS})
-# The options passed to the engine's Options (variant included).
-RULE_NAMES: tuple[str, ...] = tuple(o.name for o in OPTIONS if o.rule)
 MAX_MOVE_TIME = OPTION["move_time"].maximum
 MAX_STAKE = OPTION["stake"].maximum
 
@@ -264,7 +270,7 @@ def option_value_label(code: str, value: object) -> str | Promise:
 
 def variant_players(variant: str) -> int:
     """How many play `variant` when nobody says (§10: 4, but 2 for habanero), by the engine."""
-    return Options.from_dict({"variant": variant}).players
+    return DEFAULT_PLAYERS[variant]
 
 
 def clean_table_options(*, data: Mapping[str, Any], current: Mapping[str, Any]) -> dict[str, Any]:
@@ -295,11 +301,40 @@ def clean_table_options(*, data: Mapping[str, Any], current: Mapping[str, Any]) 
     if out["stake"] and not out["competitive"]:
         raise TableError("invalid", _("Only a competitive table plays for a stake."), field="stake")
     try:
-        Options.from_dict({name: out[name] for name in RULE_NAMES})
+        game = Options.from_dict({name: out[name] for name in RULE_NAMES})
     except OptionError:
         # The checks above cover every rule option; this only guards against them drifting.
         raise TableError("invalid", _("These options do not make a game.")) from None
-    return out
+    # Stored as the game is played: an option that does not apply to it is at rest.
+    return {**out, **game.normalised().to_dict()}
+
+
+def option_applies(name: str, *, variant: str, players: int) -> bool:
+    """Whether the table option `name` changes anything at a table of `variant` and
+    `players`: the engine's answer for a rule option (options_that_apply), yes for the rest."""
+    return name not in RULE_OPTIONS or name in options_that_apply(variant, players)
+
+
+def option_facts() -> dict[str, Any]:
+    """What a page's options form needs to show only the options that apply, as data: for
+    each variant, who plays it (`players`), how many when nobody says (`default`) and, for
+    each number of players, the options that change nothing there (`idle`)."""
+    facts: dict[str, Any] = {}
+    for variant, allowed in PLAYERS_ALLOWED.items():
+        idle = {
+            n: [
+                name
+                for name in TABLE_OPTIONS
+                if not option_applies(name, variant=variant, players=n)
+            ]
+            for n in allowed
+        }
+        facts[variant] = {
+            "players": list(allowed),
+            "default": variant_players(variant),
+            "idle": idle,
+        }
+    return facts
 
 
 def _allowed(option: TableOption, out: Mapping[str, Any]) -> bool:
@@ -315,6 +350,7 @@ def _refusal(option: TableOption, out: Mapping[str, Any]) -> Promise:
         "min": option.minimum,
         "max": option.maximum,
         "names": ", ".join(option.codes()),
+        "either": _either(list(option.codes())),
         "allowed": ", ".join(str(n) for n in allowed),
     }
     return _filled(option.refusal, values)
@@ -326,6 +362,8 @@ def _fill(message: Promise, values: Mapping[str, Any]) -> str:
 
 # Filled in the language active when the refusal is read, like the message itself.
 _filled = lazy(_fill, str)
+# "a, b or c", with "or" in the language of the reader.
+_either = lazy(get_text_list, str)
 
 
 def _is_int(value: object) -> bool:

@@ -28,7 +28,7 @@ from games.engine.cards import SUITS
 from games.engine.rulebook import cante_value
 from games.feats import game_feats
 from games.models import Game, GameSeat, Table, TableSeat
-from games.table import record
+from games.table import permits, record
 from games.table.clock import DEADLINE_FIELDS, clear_deadline, schedule
 from games.table.frames import MOVE, broadcast
 from games.table.refusals import TableError, illegal, malformed
@@ -67,11 +67,7 @@ def game_start(*, table_id: int, user: User) -> Game:
     first deal is dealt, each player's address is recorded. Locks the table."""
     user = require_user(user)
     room = locked_room(table_id)
-    room.require_master(user)
-    if room.table.status == Table.Status.PLAYING:
-        raise TableError("invalid", _("A game is already running at this table."))
-    if len(room.seats) < room.table.players:
-        raise TableError("invalid", _("Every seat must be taken before the game starts."))
+    permits.require("start", room, user)
     return start_game(room, by=user)
 
 
@@ -220,12 +216,9 @@ def game_next_deal(*, table_id: int, user: User) -> Game:
     table."""
     user = require_user(user)
     room = locked_room(table_id)
-    room.require_seated(user)
-    game = room.require_game()
-    if not room.state.needs_deal:
-        raise TableError("no_game", _("The deal is not over yet."))
+    permits.require("next_deal", room, user)
     deal_next(room, by=user.username)
-    return game
+    return room.game
 
 
 def deal_next(room: Room, *, by: str | None) -> None:

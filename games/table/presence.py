@@ -9,7 +9,7 @@ take their seat back from the robot after three timeouts.
 | `game_resume` | a player takes their seat back from the robot after timeouts | the table |
 | `game_leave` | a player leaves a running game on purpose: they abandon it | the table |
 | `game_seat_abandon` | a disconnected player's grace period ran out: they abandoned | the table |
-| `table_socket_open` | a user's table socket opened: an away player is back | the table |
+| `table_socket_open` | a socket opened: an away player is back | a player's: the table |
 | `table_socket_close` | a table socket closed: with none left, the player is away | the table |
 | `server_process_beat` | a daphne process says it is alive | its own row |
 | `server_process_sweep` | the sockets of a killed process are closed | each table in turn |
@@ -27,6 +27,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import push
 from games.models import Game, GameAction, GameSeat, ServerProcess, Table, TableSeat, TableSocket
+from games.table import permits
 from games.table.clock import reschedule
 from games.table.frames import broadcast, table_summary
 from games.table.room import Room, locked_room, require_user
@@ -39,15 +40,14 @@ def game_resume(*, table_id: int, user: User) -> Game:
     a row. Locks the table."""
     user = require_user(user)
     room = locked_room(table_id)
-    seat = room.require_seated(user)
-    game = room.require_game()
-    game_seat = room.playing_seat(seat)
-    if game_seat.timeouts:
-        game_seat.timeouts = 0
-        game_seat.save(update_fields=["timeouts"])
-        reschedule(room)
-        broadcast(room, {"kind": "resume", "by": user.username, "seat": seat})
-    return game
+    permits.require("resume", room, user)
+    seat = room.seat_of(user)
+    game_seat = room.game_seat(seat)
+    game_seat.timeouts = 0
+    game_seat.save(update_fields=["timeouts"])
+    reschedule(room)
+    broadcast(room, {"kind": "resume", "by": user.username, "seat": seat})
+    return room.game
 
 
 def _abandon(room: Room, game_seat: GameSeat, event: dict[str, Any], *, table: bool) -> None:
@@ -65,8 +65,8 @@ def game_leave(*, table_id: int, user: User) -> Table:
     leave the table too. Locks the table."""
     user = require_user(user)
     room = locked_room(table_id)
-    seat = room.require_seated(user)
-    room.require_game()
+    permits.require("leave", room, user)
+    seat = room.seat_of(user)
     game_seat = room.game_seat(seat)
     unseat(room, user)
     event = {"kind": "leave", "by": user.username, "seat": seat}
@@ -126,36 +126,51 @@ def _away_seat(room: Room, user_id: int, *, away: bool) -> GameSeat | None:
 @transaction.atomic
 def table_socket_open(
     *, table_id: int, user: User, channel_name: str, process_id: Any, ip_address: str | None
-) -> None:
-    """A logged-in user's table socket opened in process `process_id`. A seated player's
-    address is noted for the next game; a player who was away is back in their seat, where
-    it stands. Locks the table."""
+) -> int | None:
+    """A logged-in user's table socket opened in process `process_id`: the socket is noted,
+    a seated player's address too, for the next game. Returns the user's seat (None: not
+    seated). A spectator changes nothing at the table: their socket takes no lock. A player
+    of a running game goes through the door: if they were away, they are back in their
+    seat, where it stands."""
     if user is None or not user.is_authenticated:
-        return
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
+        return None
+    table = Table.objects.filter(pk=table_id).only("pk", "status").first()
     if table is None:
-        return
-    room = Room(table=table)
+        return None
     now = timezone.now()
     ServerProcess.objects.get_or_create(id=process_id, defaults={"last_seen": now})
     TableSocket.objects.update_or_create(
         channel_name=channel_name,
         defaults={"table": table, "user": user, "process_id": process_id},
     )
+    seats = TableSeat.objects.filter(table=table, user=user)
+    seat = seats.values_list("seat", flat=True).first()
+    if seat is None:
+        lobby_watchers_changed(Room(table=Table.objects.select_related("master").get(pk=table_id)))
+        return None
     if ip_address is not None:
-        TableSeat.objects.filter(table=table, user=user).exclude(ip_address=ip_address).update(
-            ip_address=ip_address
-        )
-    if room.seat_of(user) is None:
-        lobby_watchers_changed(room)
+        seats.exclude(ip_address=ip_address).update(ip_address=ip_address)
+    if table.status == Table.Status.PLAYING:
+        # Through the door, after the socket's row: a socket of theirs closing at the same
+        # moment (a reload) either sees this one or has made them away, and then they are
+        # back at once.
+        _back(table_id, user)
+    return seat
+
+
+def _back(table_id: int, user: User) -> None:
+    """A player of a running game opened a socket: if they were away, they are back, and
+    the robot gives their seat back. Locks the table."""
+    room = locked_room(table_id, closed=True)
     game_seat = _away_seat(room, user.pk, away=True)
-    if game_seat is not None:
-        game_seat.while_away = _played_for(game_seat)
-        game_seat.away_since = game_seat.abandon_at = game_seat.away_count = None
-        game_seat.save(update_fields=["away_since", "abandon_at", "away_count", "while_away"])
-        reschedule(room)
-        event = {"kind": "back", "by": user.username, "seat": game_seat.seat}
-        broadcast(room, event, skip_seat=game_seat.seat)
+    if game_seat is None:
+        return
+    game_seat.while_away = _played_for(game_seat)
+    game_seat.away_since = game_seat.abandon_at = game_seat.away_count = None
+    game_seat.save(update_fields=["away_since", "abandon_at", "away_count", "while_away"])
+    reschedule(room)
+    event = {"kind": "back", "by": user.username, "seat": game_seat.seat}
+    broadcast(room, event, skip_seat=game_seat.seat)
 
 
 def _played_for(game_seat: GameSeat) -> list[dict[str, Any]]:

@@ -18,21 +18,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.models import Table
-from games.table.frames import broadcast, open_offer
+from games.table import permits
+from games.table.frames import broadcast
+from games.table.permits import open_offer
 from games.table.play import start_game
-from games.table.refusals import TableError
 from games.table.room import Room, locked_room, require_user
-
-
-def _check_between_games(room: Room, user: User) -> None:
-    room.require_seated(user)
-    table = room.table
-    if table.status != Table.Status.OPEN or table.game_id is None:
-        raise TableError("invalid", _("A rematch is offered once a game is over."))
 
 
 def _everyone_in(room: Room, accepted: list[int], by: User) -> bool:
@@ -53,11 +46,8 @@ def rematch_offer(*, table_id: int, user: User) -> Table:
     players (an open offer is accepted instead). Locks the table."""
     user = require_user(user)
     room = locked_room(table_id)
-    _check_between_games(room, user)
+    permits.require("rematch", room, user)
     table = room.table
-    offer = open_offer(table)
-    if offer is not None:
-        return _accept(room, user, offer)
     offer = {"game": table.game_id, "by": user.pk, "accepted": [user.pk]}
     table.rematch = offer
     table.save(update_fields=["rematch"])
@@ -84,11 +74,9 @@ def rematch_answer(*, table_id: int, user: User, accept: bool) -> Table:
     the next game starts; a decline ends the offer. Locks the table."""
     user = require_user(user)
     room = locked_room(table_id)
-    _check_between_games(room, user)
+    permits.require("rematch_answer", room, user)
     table = room.table
     offer = open_offer(table)
-    if offer is None:
-        raise TableError("invalid", _("No rematch is on offer at this table."))
     if accept:
         return _accept(room, user, offer)
     table.rematch = {}

@@ -15,7 +15,6 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.table import cancel, chat, hint, matchmaking, play, presence, rematch, seating
-from games.table.guests import GUEST_REQUESTS, is_guest, refuse_guest
 
 
 class Malformed(ValueError):
@@ -157,8 +156,6 @@ def handle(
     service answers which request. Raises the service's TableError. Returns the frame
     that answers the asking socket alone (a hint), if any."""
     where = {"table_id": table_id, "user": user}
-    if is_guest(user) and kind_of(request) not in GUEST_REQUESTS:
-        refuse_guest(user)
     match request:
         case Act(action=action, count=count):
             play.game_act(**where, action=action, count=count)

@@ -143,7 +143,7 @@ class Room:
 
     def seat_of(self, user: User | None) -> int | None:
         """The table seat `user` holds, or None."""
-        if user is None or not user.is_authenticated:
+        if user is None or not user.is_authenticated or user.pk is None:
             return None
         return next((s.seat for s in self.seats if s.user_id == user.pk), None)
 
@@ -176,7 +176,12 @@ class Room:
         table with no game running and a player who abandoned. Reads the table's seats only
         to refuse: a player's move needs the game's seats alone."""
         mine = next(
-            (gs for gs in self.game_seats if gs.user_id == user.pk and not gs.abandoned), None
+            (
+                gs
+                for gs in self.game_seats
+                if gs.user_id is not None and gs.user_id == user.pk and not gs.abandoned
+            ),
+            None,
         )
         if mine is not None and self.playing:
             return mine
@@ -213,7 +218,9 @@ def locked_room(table_id: Any, *, bump: bool = False, closed: bool = False) -> R
     if bump:
         table = sql.lock_and_count(table_id)
     else:
-        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        # FOR NO KEY UPDATE: no change at a table touches its key, so the rows that only
+        # point at it (a socket noted, a message posted) are written without waiting.
+        table = Table.objects.select_for_update(no_key=True).filter(pk=table_id).first()
     if table is None:
         raise TableError("unknown_table", _("There is no such table."))
     room = Room(table=table, bumped=bump)

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -21,9 +21,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import ModerationAction, User
-from accounts.selectors import are_friends
 from accounts.services import moderation_log
 from games.models import Invitation, Table, TableSeat
+from games.table import permits
 from games.table.cancel import void_game
 from games.table.frames import broadcast
 from games.table.guests import refuse_guest
@@ -109,38 +109,16 @@ def table_sit(
     A seat needs the stake in chips; a private table needs an invitation or the master's
     friendship; nobody sits down while a game runs."""
     user = require_user(user)
-    refuse_guest(user)
     room = locked_room(table_id)
+    permits.require("sit", room, user)
     table = room.table
-    if table.status == Table.Status.PLAYING:
-        raise TableError("invalid", _("A game is running at this table."))
-    if room.seat_of(user) is not None:
-        raise TableError("invalid", _("You are already seated at this table."))
     taken = {s.seat for s in room.seats}
     if seat is None:
-        free = [n for n in range(table.players) if n not in taken]
-        if not free:
-            raise TableError("invalid", _("Every seat is taken."))
-        seat = free[0]
+        seat = next(n for n in range(table.players) if n not in taken)
     elif not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
         raise TableError("invalid", _("There is no such seat at this table."))
     elif seat in taken:
         raise TableError("invalid", _("That seat is taken."))
-    if (
-        table.private
-        and user.pk != table.master_id
-        and not Invitation.objects.filter(table=table, user=user).exists()
-        and not are_friends(table.master, user)
-    ):
-        raise TableError(
-            "invalid",
-            _("This table is private: you need an invitation or the master's friendship."),
-        )
-    if table.competitive and table.stake and chips_balance(user=user) < table.stake:
-        raise TableError(
-            "invalid",
-            _("You need %(stake)s chips to sit at this table.") % {"stake": table.stake},
-        )
     TableSeat.objects.create(table=table, seat=seat, user=user, ip_address=ip_address)
     if Invitation.objects.filter(table=table, user=user).exists():
         notify_invited(user.pk)  # accepted: one invitation fewer in their header
@@ -157,9 +135,8 @@ def table_stand(*, table_id: int, user: User) -> Table:
     left, the table closes."""
     user = require_user(user)
     room = locked_room(table_id)
-    seat = room.require_seated(user)
-    if room.table.status == Table.Status.PLAYING:
-        raise TableError("invalid", _("You cannot leave your seat while a game runs."))
+    permits.require("stand", room, user)
+    seat = room.seat_of(user)
     unseat(room, user)
     broadcast(room, {"kind": "stand", "by": user.username, "seat": seat}, table=True)
     return room.table
@@ -188,10 +165,8 @@ def table_set_options(*, table_id: int, user: User, options: Mapping[str, Any]) 
     once. Locks the table."""
     user = require_user(user)
     room = locked_room(table_id)
+    permits.require("options", room, user)
     table = room.table
-    room.require_master(user)
-    if table.status == Table.Status.PLAYING:
-        raise TableError("invalid", _("Options change only before a game or between games."))
     current = table_options(table)
     values = clean_table_options(data=options, current=current)
     robots = [s for s in room.seats if s.robot]
@@ -229,7 +204,7 @@ def table_invite(*, table_id: int, user: User, username: str) -> Invitation:
     """The master invites a player, by username, to sit at the table. Locks the table."""
     user = require_user(user)
     room = locked_room(table_id)
-    room.require_master(user)
+    permits.require("invite", room, user)
     name = username.strip() if isinstance(username, str) else ""
     players = User.objects.filter(is_active=True, is_guest=False)
     guest = players.filter(username__iexact=name).first() if name else None
@@ -250,6 +225,37 @@ def table_invite(*, table_id: int, user: User, username: str) -> Invitation:
     # The table's row too: the invited player's lobby marks it at once.
     broadcast(room, event, table=True, game=False)
     return invitation
+
+
+def table_for_players(
+    *, options: Mapping[str, Any], players: Sequence[tuple[User, str | None]]
+) -> Room:
+    """A new table with `options` whose `players` (each with the address their game records)
+    sit in order, the first its master, and its game started at once: an arena's. Its
+    start is pushed and counted in its version, as at any table."""
+    master = players[0][0]
+    table = Table.objects.create(master=master, **options)
+    TableSeat.objects.bulk_create(
+        TableSeat(table=table, seat=n, user=user, ip_address=ip_address)
+        for n, (user, ip_address) in enumerate(players)
+    )
+    room = Room(table=table)  # nobody else knows of it yet: nothing to lock
+    start_game(room, by=master)
+    return room
+
+
+@transaction.atomic
+def table_done(*, table_id: int, by: str | None = None) -> Table:
+    """A table made for one game closes once its game is over (its players stay seated in
+    its record): its sockets are told, and the lobby. Locks the table."""
+    room = locked_room(table_id, closed=True)
+    table = room.table
+    if table.status == Table.Status.CLOSED:
+        return table
+    table.status, table.closed_at = Table.Status.CLOSED, timezone.now()
+    table.save(update_fields=["status", "closed_at"])
+    broadcast(room, {"kind": "closed", "by": by, "reason": ""}, table=True, game=False)
+    return table
 
 
 @transaction.atomic

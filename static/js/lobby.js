@@ -30,22 +30,8 @@ document.addEventListener("DOMContentLoaded", () => {
     return true;
   }
 
-  // The sentence of _table_options.html.
-  function optionsLine(o) {
-    let players = S.players[o.players];
-    if (o.variant === "tute" && o.players === 4 && o.pairs) players += `, ${S.in_pairs}`;
-    const parts = [
-      players,
-      o.competitive ? S.competitive : S.practice,
-      o.stake ? fmt(S.stake, { stake: o.stake }) : S.no_stake,
-    ];
-    if (o.variant === "tute") parts.push(S.rounds[o.rounds]);
-    else if (o.variant === "habanero") parts.push(S.points_to_win[o.points_to_win]);
-    parts.push(fmt(S.move_time, { s: o.move_time }));
-    if (o.private) parts.push(S.private);
-    if (!o.guests) parts.push(S.no_guests);
-    return parts.join(" · ");
-  }
+  // The sentence about the table's options comes written by the server, in each language.
+  const optionsLine = (row) => row.options_text[document.documentElement.lang] || Object.values(row.options_text)[0];
 
   function tile(row) {
     const item = make("li", `table-tile status-${row.status}`);
@@ -85,7 +71,7 @@ document.addEventListener("DOMContentLoaded", () => {
     const link = make("a", "button small", row.free_seats && !playing ? S.join : S.watch);
     link.href = row.url;
     foot.append(link);
-    item.append(head, make("p", "tile-options", optionsLine(row.options)), seats, foot);
+    item.append(head, make("p", "tile-options", optionsLine(row)), seats, foot);
     return item;
   }
 

@@ -33,11 +33,3 @@ window.tuteSocket = function (path, { onMessage, onStatus, stopCodes = [] }) {
     },
   };
 };
-
-/* An options form: habanero is for two, so picking it picks two players. */
-document.addEventListener("change", (event) => {
-  const select = event.target;
-  if (select.name !== "variant" || !select.form) return;
-  const players = select.form.elements.namedItem("players");
-  if (players && select.value === "habanero") players.value = "2";
-});

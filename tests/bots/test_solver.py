@@ -12,7 +12,7 @@ import pytest
 
 from games.bots import StrongBot
 from games.bots.base import seat_to_act
-from games.bots.solver import Solver, acting_seat, deal_value
+from games.bots.solver import Solver, deal_value
 from games.engine import GameState, new_game
 from games.engine.cards import SUIT_OF
 
@@ -66,7 +66,7 @@ def test_solver_finds_the_brute_force_value(options: dict, cards: int) -> None:
         for side in range(state.rules.sides):
             value, best = Solver(side).solve(state)
             assert value == pytest.approx(_brute(state, side))
-            assert best in state.legal_actions_for(acting_seat(state))
+            assert best in state.legal_actions_for(seat_to_act(state))
 
 
 def test_a_perfect_information_habanero_endgame_is_solved_to_the_brute_force_value() -> None:
@@ -116,7 +116,7 @@ def test_both_sides_following_the_solver_reach_its_value(options: dict, cards: i
         value, _ = Solver(0).solve(state)
         solvers = {side: Solver(side) for side in range(state.rules.sides)}
         while not state.deal_over:
-            seat = acting_seat(state)
+            seat = seat_to_act(state)
             legal = state.legal_actions_for(seat)
             _, best = solvers[state.side_of[seat]].solve(state)
             # Every choice is one of the engine's legal actions: the duties of §5 hold.
@@ -152,7 +152,7 @@ def test_the_solver_never_breaks_a_duty_of_section_5() -> None:
         state = _position({"variant": "tute", "players": 2}, 200 + seed, 10)
         solver = Solver(0)
         while not state.deal_over:
-            seat = acting_seat(state)
+            seat = seat_to_act(state)
             legal = state.legal_actions_for(seat)
             _, best = solver.solve(state)
             assert best in legal

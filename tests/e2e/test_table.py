@@ -265,9 +265,11 @@ def test_two_players_open_join_and_play_a_whole_deal(browser, daphne_server):
 
     game = in_db(lambda: Table.objects.get(pk=table_id).game)
     if game.status == Game.Status.FINISHED:
-        # The master may start a new game with the same players; the replay is now public.
-        assert alicia.get_by_role("button", name="New game with the same players").is_visible()
-        assert not bruno.get_by_role("button", name="New game with the same players").count()
+        # One way to play again, for either player: the rematch, which asks the other. The
+        # replay is now public.
+        for page in (alicia, bruno):
+            assert page.get_by_role("button", name="Offer a rematch").is_visible()
+            assert not page.get_by_role("button", name="New game with the same players").count()
         bruno.get_by_role("link", name="See the replay").click()
         bruno.locator("#replay-step").wait_for()
         assert bruno.locator("#replay-counter").inner_text().startswith("Step 1 of ")

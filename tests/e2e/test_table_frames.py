@@ -285,6 +285,8 @@ def test_a_cante_and_a_robot_holding_the_seat_are_what_the_frame_says(page, embe
                 "timeout": True,
             },
             "game": {"id": sung["game"]["id"], "seats": seats},
+            # What the server would say she may do now: take her seat back.
+            "may": {"resume": True},
         }
     )
     page.locator("#notice").get_by_text("Your time was up: a robot played for you.").wait_for()

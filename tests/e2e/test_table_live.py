@@ -89,8 +89,10 @@ def test_countdown_cancel_proposal_and_leaving_reach_the_other_player(browser, d
         assert not page.get_by_role("button", name="Leave the game").is_visible()
     assert in_db(lambda: Table.objects.get(pk=table_id).game.status) == Game.Status.CANCELLED
 
-    # A new game; bruno leaves it: a dialog says it counts as abandoning, "Stay" stays.
-    alicia.get_by_role("button", name="New game with the same players").click()
+    # A new game (the rematch alicia offers and bruno accepts); bruno leaves it: a dialog
+    # says it counts as abandoning, "Stay" stays.
+    alicia.get_by_role("button", name="Offer a rematch").click()
+    bruno.get_by_role("button", name="Accept the rematch").click()
     bruno.locator("#hand button").nth(7).wait_for()
     bruno.get_by_role("button", name="Leave the game").click()
     dialog = bruno.locator("#leave-dialog")

@@ -8,8 +8,9 @@ from django.db import transaction
 
 from games.engine import from_record
 from games.models import Game, GameSeat, Table
-from games.table import play, seating
+from games.table import play, rematch, seating
 from games.table.record import game_record, game_state, record_action
+from games.table.refusals import TableError
 from rankings.models import GameResult, GameResultSeat
 from tests.accounts.factories import UserFactory
 from tests.engine.engine_helpers import replay
@@ -70,8 +71,13 @@ def test_a_finished_games_record_replays_to_its_stored_result(options, players, 
         assert seat.outcome == expected
     table.refresh_from_db()
     assert table.status == Table.Status.OPEN and table.game == game
-    # A new game with the same players.
-    again = play.game_start(table_id=table.pk, user=users[0])
+    # One way to play again: the rematch. The master may not start one alone.
+    with pytest.raises(TableError, match="rematch"):
+        play.game_start(table_id=table.pk, user=users[0])
+    rematch.rematch_offer(table_id=table.pk, user=users[0])
+    for user in users[1:]:
+        rematch.rematch_answer(table_id=table.pk, user=user, accept=True)
+    again = Table.objects.get(pk=table.pk).game
     assert again.pk != game.pk and again.status == Game.Status.PLAYING
 
 

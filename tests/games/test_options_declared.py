@@ -4,6 +4,7 @@ a value out of range is refused next to its option, and no other code lists the 
 
 import ast
 import doctest
+import re
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from games.table.options import (
     Kind,
     TableOption,
     clean_table_options,
+    option_applies,
     option_label,
     option_value_label,
     table_options,
@@ -139,7 +141,11 @@ def test_the_form_keeps_its_help_texts():
     with translation.override("en"):
         helps = {name: str(field.help_text) for name, field in form.fields.items()}
     assert helps["players"] == "Habanero is for two; tute and pocha for two to four."
-    assert helps["move_time"] == "At 0 the server plays for a player whose turn it is."
+    # What 0 means, in a player's words: nobody is timed, a robot plays every turn.
+    assert helps["move_time"] == (
+        "Seconds to play each turn. At 0 the game plays itself: a robot plays every "
+        "player's turn for them about a second after it comes."
+    )
     assert helps["competitive"] == "Off: a practice table, nothing won or lost."
     assert helps["stake"] == "Each player puts it in the pot; competitive tables only."
     # Where an option applies shows under its field, as the labels once said in brackets.
@@ -262,12 +268,23 @@ def test_every_declared_option_at_every_value_in_range_is_accepted():
         else:
             values = list(option.codes())
         for value in values:
-            data = {option.name: value}
+            # At a game where it changes something: elsewhere it is stored at rest (below).
+            data = {**a_game_where_it_applies(option.name), option.name: value}
             if option.name == "stake" and value:
                 data["competitive"] = True
             if option.name == "players":
                 data["variant"] = next(v for v in VARIANTS if value in PLAYERS_ALLOWED[v])
             assert clean_table_options(data=data, current=DEFAULT_OPTIONS)[option.name] == value
+
+
+def a_game_where_it_applies(name: str) -> dict:
+    """The first variant and number of players at which the option `name` changes the game."""
+    return next(
+        {"variant": variant, "players": players}
+        for variant, allowed in PLAYERS_ALLOWED.items()
+        for players in allowed
+        if option_applies(name, variant=variant, players=players)
+    )
 
 
 # --- A new table, and a variant changed ------------------------------------------------------
@@ -383,6 +400,99 @@ def test_no_code_but_the_declaration_lists_the_options():
                 if len(option_names_listed(node)) >= 4:
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert found == []
+
+
+# A variant's code compared with something: `variant == "tute"`, `"pocha" !== v`.
+CODES = "|".join(VARIANTS)
+COMPARED = re.compile(rf"""[=!]==?\s*["'](?:{CODES})["']|["'](?:{CODES})["']\s*[=!]==?""")
+# A line that also names an option (the variant included) works out an option's fact.
+OPTION_WORD = re.compile(rf"\b(?:variant|{'|'.join(RULE_OPTIONS)})\b")
+# What scans: the apps' code, the pages and the scripts. The engine is where the facts live.
+SCANNED = ("accounts", "games", "rankings", "tute_site", "templates", "static/js")
+HOME_OF_THE_FACTS = ("games/engine", "games/migrations")
+# Known and someone else's to remove, each with why it stays for now.
+KNOWN = {
+    # The rating's kinds are stored keys (tute4pairs); rankings reads the variant as data.
+    ("rankings/rating_math.py", 'if variant != "tute":'),
+}
+
+
+def re_derived_option_facts(root: Path, parts: tuple[str, ...] = SCANNED) -> list[str]:
+    """Each line, in Python, templates or scripts under `parts`, that compares a variant's
+    code while naming an option: a fact the engine decides (which options apply, who plays
+    in pairs, what wins a game), worked out again."""
+    found = []
+    for part in parts:
+        for path in sorted((root / part).rglob("*")):
+            where = path.relative_to(root).as_posix()
+            if path.suffix not in (".py", ".html", ".js") or where.startswith(HOME_OF_THE_FACTS):
+                continue
+            text = path.read_text(encoding="utf-8")
+            lines = text.splitlines()
+            numbers = (
+                _compared_in_python(text)
+                if path.suffix == ".py"
+                else {n for n, line in enumerate(lines, 1) if COMPARED.search(line)}
+            )
+            for n in sorted(numbers):
+                line = lines[n - 1]
+                if OPTION_WORD.search(line) and not any(
+                    where == known and snippet in line for known, snippet in KNOWN
+                ):
+                    found.append(f"{where}:{n}: {line.strip()}")
+    return found
+
+
+def _compared_in_python(text: str) -> set[int]:
+    """The lines of a comparison with a variant's code, or with a collection of them."""
+
+    def code(node: ast.AST) -> bool:  # "tute", or the model's choice Variant.TUTE
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            return node.value.id == "Variant" and node.attr.lower() in VARIANTS
+        return isinstance(node, ast.Constant) and node.value in VARIANTS
+
+    def codes(node: ast.AST) -> bool:
+        items = node.elts if isinstance(node, ast.Tuple | ast.List | ast.Set) else [node]
+        return any(code(i) for i in items)
+
+    return {
+        node.lineno
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.Compare) and any(codes(o) for o in (node.left, *node.comparators))
+    }
+
+
+def test_no_code_page_or_script_works_out_an_option_fact_again():
+    """Which options apply, who plays in pairs, what a game is won by: the engine's
+    (games/engine/options.py `options_that_apply`, `Rules`), read by everything else."""
+    assert re_derived_option_facts(ROOT) == []
+
+
+def test_the_scan_catches_a_planted_option_fact(tmp_path):
+    planted = {
+        "games/frames.py": 'pairs = table.variant == "tute" and table.players == 4\n',
+        "games/kinds.py": 'def f(variant, allow_tute):\n    return variant in ("tute", "habanero")'
+        " and allow_tute\n",
+        "games/models.py": "players = 2 if self.variant == Variant.HABANERO else 4\n",
+        "templates/row.html": '{% if o.variant == "habanero" %}{{ o.points_to_win }}{% endif %}\n',
+        "static/js/lobby.js": 'if (o.variant === "tute" && o.players === 4) line += pairs;\n',
+        "static/js/form.js": 'if (players && "habanero" == select.value) players.value = 2;\n',
+        # Not option facts: an action's kind, a variant compared with a variable.
+        "games/bots/play.py": 'calls = [a for a in legal if a.kind == "tute"]\n',
+        "static/js/filter.js": "if (variant && row.options.variant !== variant) return false;\n",
+    }
+    for name, text in planted.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = re_derived_option_facts(tmp_path, ("games", "templates", "static/js"))
+    assert [line.split(":")[0] for line in found] == [
+        "games/frames.py",
+        "games/kinds.py",
+        "games/models.py",
+        "templates/row.html",
+        "static/js/form.js",
+        "static/js/lobby.js",
+    ]
 
 
 def test_no_game_template_spells_a_variant_name():

@@ -22,7 +22,8 @@ async def test_sitting_starting_and_reconnecting_over_the_socket_show_each_playe
     table, master = await sync_to_async(new_table)(variant="habanero")
     guest = await sync_to_async(UserFactory)(chips=1000)
     master_socket, first = await table_socket(table.pk, master)
-    assert first["you"] == {"user": master.username, "seat": 0, "master": True, "can_chat": True}
+    assert first["you"] == {"user": master.username, "seat": 0, "master": True}
+    assert first["may"]["chat"] and first["may"]["options"] and not first["may"]["start"]
     guest_socket, first = await table_socket(table.pk, guest, client=("192.0.2.9", 50000))
     assert first["you"]["seat"] is None and first["table"]["free_seats"] == 1
     # The guest sits: both see it; the guest's socket now follows seat 1.

@@ -60,10 +60,12 @@ def test_a_form_error_is_shown_next_to_its_field(client):
     client.force_login(UserFactory(chips=10))
     base = {"players": "4", "rounds": "1", "points_to_win": "4", "move_time": "30"}
     response = client.post(
-        "/tables/new/", {**base, "variant": "habanero", "stake": "0", "stock_play": "free"}
+        "/tables/new/", {**base, "variant": "tute", "stake": "10", "stock_play": "free"}
     )
     assert response.status_code == 400
-    assert response.context["form"].errors["players"] == ["This variant is played by 2 players."]
+    assert response.context["form"].errors["stake"] == [
+        "Only a competitive table plays for a stake."
+    ]
     broke = client.post(
         "/tables/new/",
         {**base, "variant": "tute", "competitive": "on", "stake": "500", "stock_play": "free"},

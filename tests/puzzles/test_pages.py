@@ -9,7 +9,7 @@ from django.test import Client
 from games.puzzles.mining import action_key
 from games.puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleRating
 from games.puzzles.services import rate
-from rankings.ratings import MODEL, shown_value
+from rankings.rating_math import MODEL, shown_value
 from tests.accounts.factories import UserFactory
 from tests.puzzles.games import stored_game
 from tests.puzzles.mined import mine_games

@@ -5,12 +5,24 @@ from django.utils import translation
 
 from games import feats, robot_names
 from games.arenas import pairing, scoring
-from rankings import arena_pots, grades, ratings, services, xp
+from rankings import arena_pots, awards, boards, grades, pots, rating_math, xp
 
 
 @pytest.mark.parametrize(
     "module",
-    [grades, xp, services, ratings, feats, robot_names, arena_pots, scoring, pairing],
+    [
+        grades,
+        xp,
+        pots,
+        awards,
+        boards,
+        rating_math,
+        feats,
+        robot_names,
+        arena_pots,
+        scoring,
+        pairing,
+    ],
     ids=lambda module: module.__name__,
 )
 def test_docstring_examples_hold(module):

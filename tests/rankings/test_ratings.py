@@ -10,14 +10,8 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from rankings.models import Rating, RatingChange, RatingKind
-from rankings.ratings import (
-    NEW,
-    PROVISIONAL_GAMES,
-    State,
-    ratings_window_roll,
-    shown_value,
-    win_chances,
-)
+from rankings.rating_math import NEW, PROVISIONAL_GAMES, State, shown_value, win_chances
+from rankings.ratings import ratings_window_roll
 from rankings.selectors import leaderboard
 from rankings.services import game_result_award, game_result_exclude, game_result_include
 from tests.accounts.factories import ModeratorFactory, UserFactory

@@ -3,7 +3,7 @@
 import pytest
 
 from rankings.models import BoardRow, Rating, TrophyAward
-from rankings.ratings import shown_value
+from rankings.rating_math import shown_value
 from rankings.services import game_result_award, game_result_include
 from rankings.svg import trophy_icon_svg
 from rankings.trophies import TROPHIES

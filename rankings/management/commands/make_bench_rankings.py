@@ -34,7 +34,8 @@ from rankings.models import (
     RatingKind,
     XpEvent,
 )
-from rankings.ratings import PROVISIONAL_GAMES, PROVISIONAL_SIGMA, WINDOW_DAYS
+from rankings.rating_math import PROVISIONAL_GAMES, PROVISIONAL_SIGMA
+from rankings.ratings import WINDOW_DAYS
 from rankings.services import ALL_TIME
 
 PREFIX = "bench"

@@ -16,7 +16,7 @@ export function watchCancel(store, request) {
       return {
         text: cancel.by === me ? T.cancel_yours : fmt(T.cancel_proposed, { user: cancel.by }),
         votes: votes.join(" "),
-        answer: !!(me && cancel.waiting.includes(me)),
+        answer: !!(S.may && S.may.cancel_answer),
         busy: pending === "cancel_answer",
       };
     },

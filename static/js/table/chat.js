@@ -1,11 +1,11 @@
 /* The chat: its lines (new ones appended, never the whole log redrawn on a game move) and
-   its form, hidden for someone who may not chat, at a closed table, or while muted. A muted
-   player's box says until when and why, and the form comes back by itself when the mute ends
-   (the page asks the server again then: a moderator may have made it longer). */
+   its form, shown when the frame says you may chat (`may.chat`). A muted player's box says
+   until when and why, and the form comes back by itself when the mute ends (the page asks
+   the server again then, the mute and the whole state: a moderator may have made it longer). */
 import { $, T, fmt, make } from "./dom.js";
 import { closed } from "./model.js";
 
-export function watchChat(store, app) {
+export function watchChat(store, app, resync) {
   const log = $("chat-log");
   let drawn = []; // the ids of the lines on show, in order
 
@@ -45,7 +45,7 @@ export function watchChat(store, app) {
     (S) => {
       const until = mutedUntil();
       return {
-        canChat: !!(S.you && S.you.can_chat),
+        canChat: !!(S.may && S.may.chat),
         closed: closed(S),
         until: until && until.toISOString(),
         reason: mute.reason,
@@ -56,12 +56,15 @@ export function watchChat(store, app) {
       if (slice.until) {
         box.textContent = fmt(T.muted_until, { time: localTime(new Date(slice.until)), reason: slice.reason });
       }
-      $("chat-form").hidden = !slice.canChat || slice.closed || !!slice.until;
+      $("chat-form").hidden = !slice.canChat || !!slice.until;
     },
   );
 
   function showMute(answer) {
+    const hadMute = !!mute.until;
     mute = { until: answer && answer.until ? answer.until : "", reason: answer && answer.reason ? answer.reason : "" };
+    // The mute is over: the server's `may.chat` is asked again with the whole state.
+    if (hadMute && !mutedUntil()) resync();
     clearTimeout(muteTimer);
     const until = mutedUntil();
     // Once it ends, ask again and redraw.

@@ -1,21 +1,19 @@
-/* A seated player's controls during a game: "Take my seat back" while the robot holds their
-   seat (the frame's `robot_holds`), "Propose to cancel" while no proposal is open, and "Leave
-   the game", which asks to confirm first: leaving a running game is abandoning it. */
+/* A seated player's controls during a game, each shown when the frame says it may be asked
+   (`may`): "Take my seat back" while the robot holds their seat, "Propose to cancel" while
+   no proposal is open, and "Leave the game", which asks to confirm first: leaving a running
+   game is abandoning it. */
 import { $ } from "./dom.js";
-import { gameOn, gameSeat, mySeat } from "./model.js";
 
 const OWN = ["resume", "cancel", "leave"];
 
 export function watchControls(store, request) {
   store.watch(
     (S, { pending }) => {
-      const me = mySeat(S);
-      const mine = me !== null && gameOn(S) ? gameSeat(S, me) : null;
-      const active = !!(mine && !mine.abandoned);
+      const may = S.may || {};
       return {
-        active,
-        resume: active && !!mine.robot_holds,
-        cancel: active && !S.game.cancel,
+        active: !!may.leave,
+        resume: !!may.resume,
+        cancel: !!may.cancel,
         busy: OWN.includes(pending) ? pending : null,
       };
     },

@@ -1,8 +1,7 @@
 /* The practice hint: at a table where only robots play with you, "Hint" asks the strongest
    robot what it would do from your own view; the answer comes to this socket alone
-   (`hint`). The server refuses it at a table with people. */
+   (`hint`). The button shows when the frame says the hint may be asked (`may.hint`). */
 import { $, cardLabel, fmt } from "./dom.js";
-import { gameOn, legal, mySeat } from "./model.js";
 
 // A card by its name; an announcement by the words of its own button on the page.
 function actionLabel(action) {
@@ -17,10 +16,8 @@ export function watchHint(store, request) {
   if (!box) return { show() {} };
   store.watch(
     (S, { pending }) => {
-      const me = mySeat(S);
-      const robotsOnly = S.table.seats.every((s, n) => n === me || (s && s.robot));
       return {
-        shown: me !== null && gameOn(S) && robotsOnly && legal(S).length > 0,
+        shown: !!(S.may && S.may.hint),
         busy: pending === "hint",
         count: S.count,
       };

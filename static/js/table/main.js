@@ -65,7 +65,7 @@ function start(app) {
   watchCancel(store, request);
   watchControls(store, request);
   watchLastTrick(store);
-  const chat = watchChat(store, app);
+  const chat = watchChat(store, app, () => socket.send({ type: "sync" }));
   watchNotices(store);
   watchScoreSheet(store);
   watchAlerts(store);

@@ -1,21 +1,24 @@
 /* The master's panel (start, invite, options) and the options form, which follows the
    table's options only when they change: a master's unsaved edits survive every other frame. */
-import { $, make } from "./dom.js";
-import { cancelled, closed, running, view } from "./model.js";
+import { $, T, make } from "./dom.js";
 import { same } from "./store.js";
 
 export function watchMaster(store, app) {
   store.watch(
-    (S) => ({
-      master: !!(S.you && S.you.master) && !closed(S),
-      // After a game, over or cancelled, its summary offers the new game: one button, not two.
-      start: !running(S) && S.table.free_seats === 0 && !(view(S) && (view(S).game_over || cancelled(S))),
-      between: !running(S),
-    }),
-    ({ master, start, between }) => {
+    (S) => {
+      const may = S.may || {};
+      return {
+        master: !!(may.options || may.invite || may.start),
+        start: !!may.start,
+        between: !!may.options,
+        invite: !!may.invite,
+      };
+    },
+    ({ master, start, between, invite }) => {
       $("master-panel").hidden = !master;
       $("start-form").hidden = !start;
       $("options-details").hidden = !between;
+      if ($("invite-form")) $("invite-form").hidden = !invite;
     },
   );
 
@@ -33,7 +36,19 @@ export function watchMaster(store, app) {
       if (!stale) return;
       setOptions(form, options);
       clearFieldErrors(form);
-      refreshOptionsLine(app);
+    },
+  );
+  // The sentence about the options is the server's, in this page's language: shown, not built.
+  store.watch(
+    (S) => S.table.options_text,
+    (texts) => {
+      $("table-options").textContent = texts[document.documentElement.lang] || Object.values(texts)[0];
+    },
+  );
+  store.watch(
+    (S) => S.table.options.variant,
+    (variant) => {
+      app.querySelector(".table-head h1").firstChild.textContent = `${T.variants[variant]} `;
     },
   );
 }
@@ -45,6 +60,7 @@ function setOptions(form, options) {
     if (field.type === "checkbox") field.checked = !!value;
     else field.value = String(value);
   }
+  form.dispatchEvent(new CustomEvent("tute:options-set", { bubbles: true }));
 }
 
 // The form's options, as the `options` request sends them.
@@ -78,20 +94,6 @@ export function showFieldError(field, message) {
   $("options-details").open = true;
 }
 
-// The sentence about the options is the server's own rendering: fetch it, don't rebuild it.
-async function refreshOptionsLine(app) {
-  try {
-    const response = await fetch(location.pathname, { headers: { Accept: "text/html" } });
-    const page = new DOMParser().parseFromString(await response.text(), "text/html");
-    const fresh = page.getElementById("table-options");
-    if (fresh) $("table-options").innerHTML = fresh.innerHTML;
-    const title = page.querySelector(".table-head h1");
-    if (title) app.querySelector(".table-head h1").innerHTML = title.innerHTML;
-  } catch (_error) {
-    // The old sentence stays; the next change tries again.
-  }
-}
-
 /* The master's list of invited players, kept as it is: read again when someone is invited,
    sits or stands (a frame of this table says so) or declines (the master's own socket says
    so, from static/js/me.js). */
@@ -111,7 +113,7 @@ function watchInvited(store, app) {
       .catch(() => {}); // the next change reads it again
   };
   store.onFrame((S, previous) => {
-    master = !!(S.you && S.you.master);
+    master = !!(S.may && S.may.invite);
     if (previous && S.event && INVITED_CHANGES.has(S.event.kind)) refresh();
   });
   document.addEventListener("tute:invitation-declined", (event) => {

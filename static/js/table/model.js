@@ -107,10 +107,11 @@ export function statusText(S) {
   if (closed(S)) return closedText(S);
   if (!gameRunning) {
     if (cancelled(S)) return T.cancelled;
-    if (v && v.game_over) return S.you.master ? T.ended : `${T.ended} ${T.wait_new_game}`;
+    // What comes next is the summary's: the rematch any player may offer.
+    if (v && v.game_over) return T.ended;
     if (S.table.free_seats === 1) return T.waiting_player;
     if (S.table.free_seats > 0) return fmt(T.waiting_players, { free: S.table.free_seats });
-    return S.you.master ? T.ready_master : T.ready;
+    return S.may && S.may.start ? T.ready_master : T.ready;
   }
   if (v.needs_deal) return fmt(T.deal_over, { number: v.deal_number + 1 });
   const prefix = me === null ? `${T.watching} ` : "";

@@ -2,14 +2,13 @@
    the countdown of the seat waited for), "Sit here" on a free seat, "Stand up", and each
    side's chance of winning before a competitive game. */
 import { $, T, appendFlagAndClock, fmt, make, robotIcon } from "./dom.js";
-import { closed, hasClock, mySeat, running, seatFlag, tableName } from "./model.js";
+import { hasClock, mySeat, seatFlag, tableName } from "./model.js";
 
 export function watchSeats(store) {
   store.watch(
     (S) => {
       const me = mySeat(S);
-      const between = !running(S) && !closed(S);
-      const loggedIn = !!(S.you && S.you.user);
+      const may = S.may || {};
       return {
         seats: S.table.seats.map((entry, seat) => (entry ? {
           master: !!(entry.user && entry.user === S.table.master),
@@ -18,14 +17,14 @@ export function watchSeats(store) {
           me: seat === me,
           flag: seatFlag(S, seat),
           clock: hasClock(S, seat),
-        } : { free: true, sit: loggedIn && me === null && between ? seat : null })),
+        } : { free: true, sit: may.sit ? seat : null })),
         // Before a competitive game: each side's chance from the ratings.
         chances: S.chances && fmt(T.chances, {
           list: S.chances
             .map((c) => `${c.seats.map((seat) => S.table.seats[seat].user).join(" & ")} ${c.percent}%`)
             .join(" · "),
         }),
-        stand: me !== null && between,
+        stand: !!may.stand,
       };
     },
     draw,

@@ -1,7 +1,7 @@
 /* The table's frames (docs/protocol.md), kept in step with the table's version.
 
    The store holds the last snapshot: the keys of a `state` frame (table, game, chat, chances,
-   you, version, count, event). A `state` is whole: it replaces the snapshot unless it is
+   may, you, version, count, event). A `state` is whole: it replaces the snapshot unless it is
    older (one of the same version still brings the chat lines a lost socket missed). An
    `update` holds only the keys that changed, each replacing the snapshot's key whole, but
    for `game`, whose parts replace the game's own (a game of another id comes whole). It is
@@ -39,6 +39,8 @@ export function createStore({ sync }) {
       snapshot = { ...snapshot, version: frame.version, count: frame.count, event: frame.event };
       for (const key of REPLACED) if (key in frame) snapshot[key] = frame[key];
       if ("game" in frame) snapshot.game = gameWith(previous.game, frame.game);
+      // After a move, `may` answers only the requests a move changes: the rest stand.
+      if ("may" in frame) snapshot.may = { ...previous.may, ...frame.may };
     }
     for (const timer of [frame.game?.deadline, frame.game?.cancel]) {
       if (timer) arrived.set(timer, Date.now());

@@ -7,7 +7,7 @@
    game's awards: the page decides no rule. */
 import { $, SUIT_NAMES, T, fmt, make, smallTable } from "./dom.js";
 import {
-  cancelled, closed, gameOn, gameSeat, mySeat, seatName, sideLabel, view, whoSays,
+  cancelled, closed, gameSeat, seatName, sideLabel, view, whoSays,
 } from "./model.js";
 import { awardLines } from "./awards.js";
 
@@ -44,10 +44,11 @@ function summary(S, pending, awardsOf) {
   if (!v || !(v.needs_deal || v.game_over || cancelled(S))) return null;
   const over = v.game_over || cancelled(S);
   const buttons = {
-    next: v.needs_deal && !v.game_over && gameOn(S) && mySeat(S) !== null,
-    again: over && S.you.master && S.table.free_seats === 0 && S.table.status === "open",
+    next: !!(S.may && S.may.next_deal),
+    // The one way to play again: a rematch, which the others accept (at once with robots).
+    again: over && !!(S.may && S.may.rematch) && !S.table.rematch ? againLabel(S) : null,
     replay: over && S.game ? `/games/${S.game.id}/` : null,
-    busy: pending === "next_deal" || pending === "start",
+    busy: pending === "next_deal" || pending === "rematch",
   };
   if (cancelled(S)) {
     return { cancelled: true, gameOver: true, text: closed(S) ? T.closed_refunded : T.cancelled_text, buttons };
@@ -95,6 +96,12 @@ function pochaTable(S, v) {
   };
 }
 
+// Against robots alone the rematch starts at once: it is a new game; people are asked.
+function againLabel(S) {
+  const people = S.table.seats.filter((seat) => seat && seat.user).length;
+  return people > 1 ? T.offer_rematch : T.new_game;
+}
+
 // A sentence may begin with "you".
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -105,15 +112,10 @@ function explanations(S, v, pocha) {
   if (v.capote && v.capote.made !== null) {
     lines.push(capital(fmt(v.capote.made ? T.capote_made : T.capote_lost, { who: whoSays(S, v.capote.seat) })));
   }
-  if (!pocha && !v.capote && !v.tute && v.deal_winner !== null && v.last_trick !== null) {
-    // A tie on points goes to the side that took the last trick.
-    const total = (side) => (v.carry ? v.carry[side] : 0) + v.points[side];
-    const tied = v.points.some((_, side) => side !== v.deal_winner && total(side) === total(v.deal_winner));
-    if (tied) lines.push(fmt(T.tie_last_trick, { who: sideLabel(S, v.deal_winner) }));
-  }
-  if (!pocha && v.deal_winner === null && v.carry !== undefined && !v.game_over && v.variant === "habanero") {
-    lines.push(fmt(T.no_winner_carry, { over: T.habanero_over }));
-  }
+  // The engine says what settled a tie on points, and what a deal won by nobody carries.
+  if (v.tie_break === "last_trick") lines.push(fmt(T.tie_last_trick, { who: sideLabel(S, v.deal_winner) }));
+  if (v.tie_break === "latest_trick") lines.push(fmt(T.tie_latest_trick, { who: sideLabel(S, v.deal_winner) }));
+  if (v.carries && !v.game_over) lines.push(fmt(T.no_winner_carry, { over: T.habanero_over }));
   if (v.carry) lines.push(fmt(T.carried, { points: v.carry.join(" – ") }));
   if (v.game_over) {
     for (let seat = 0; seat < v.players; seat++) {
@@ -154,7 +156,7 @@ function draw(slice, request) {
 function buttons({ next, again, replay, busy }, request) {
   const row = make("div", "summary-buttons");
   if (next) row.append(button("next-deal", T.next_deal, busy, () => request({ type: "next_deal" })));
-  if (again) row.append(button("new-game", T.new_game, busy, () => request({ type: "start" })));
+  if (again) row.append(button("new-game", again, busy, () => request({ type: "rematch" })));
   if (replay) {
     const link = make("a", "button ghost", T.see_replay);
     link.href = replay;
