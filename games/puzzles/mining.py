@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.bots.solver import Solver, acting_seat
+from games.bots.solver import Solver, seat_to_act
 from games.engine import Action, GameState, from_record, parse_record
 from games.engine.record import start_listed_deal
 
@@ -78,7 +78,7 @@ def best_line(state: GameState, solver: Solver) -> tuple[list[Action], GameState
     state = state.clone()
     line: list[Action] = []
     while not state.deal_over:
-        if acting_seat(state) is None:
+        if seat_to_act(state) is None:
             break
         _value, best = solver.solve(state)
         if best is None:
@@ -161,7 +161,7 @@ def mine_record(record: Any, *, source: str = "") -> list[dict[str, Any]]:
             if (
                 not state.stock_left
                 and not state.deal_over
-                and acting_seat(state) == seat
+                and seat_to_act(state) == seat
                 and len(state.legal_actions_for(seat)) > 1
             ):
                 solver = solvers.get(seat) or solvers.setdefault(seat, solver_for(state, seat))
@@ -197,7 +197,7 @@ def build_puzzle(record: dict[str, Any], seat: int) -> dict[str, Any] | None:
     steps: list[dict[str, Any]] = []
     decisions: list[Decision] = []
     while not state.deal_over and len(steps) < MAX_MOVES:
-        actor = acting_seat(state)
+        actor = seat_to_act(state)
         if actor is None:
             break
         if actor != seat:
@@ -225,7 +225,7 @@ def build_puzzle(record: dict[str, Any], seat: int) -> dict[str, Any] | None:
         line.append(decision.best.to_dict())
         state.apply(decision.best)
     # The solver's reply to the last move: the other seat's actions until the player decides.
-    while not state.deal_over and acting_seat(state) not in (None, seat):
+    while not state.deal_over and seat_to_act(state) not in (None, seat):
         _value, reply = solver.solve(state)
         line.append(reply.to_dict())  # type: ignore[union-attr]
         state.apply(reply)  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import tasks
-from games.bots.solver import Solver, acting_seat, deal_value
+from games.bots.solver import Solver, deal_value, seat_to_act
 from games.engine import Action
 from games.models import Game, GameAnalysis
 from games.puzzles import tasks as puzzle_tasks
@@ -50,7 +50,7 @@ def check_from_scratch(puzzle: Puzzle) -> int:
     moves = 0
     for index, data in enumerate(puzzle.line):
         action = Action.from_dict(data, 2)
-        assert acting_seat(state) == action.seat
+        assert seat_to_act(state) == action.seat
         legal = state.legal_actions_for(action.seat)
         values = fresh_values(state, seat, legal)
         chosen = values[legal.index(action)]
