@@ -102,7 +102,8 @@ def run(games: int, tables: int, seconds: float, rate: float) -> dict[str, Any]:
     from bench.processes import start_celery_worker, stop
     from games.models import Game
     from games.puzzles.models import MinedGame, Puzzle
-    from games.puzzles.tasks import LOW_PRIORITY, mine_game
+    from games.puzzles.tasks import mine_game
+    from games.tasks import LOW_PRIORITY
     from tute_site.celery import slow_queue
 
     if not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):

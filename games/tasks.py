@@ -5,8 +5,10 @@ Their "received" and "succeeded" lines are at DEBUG (tute_site/celery.py); the s
 INFO what it fired, and nothing when nothing was due."""
 
 import logging
+from typing import Any
 
 from celery import shared_task
+from django.dispatch import Signal
 from kombu.exceptions import OperationalError
 
 from games import timers
@@ -53,13 +55,24 @@ def fire_timer(game_id: int, count: int) -> int:
     return robots.game_timer_fire(game_id=game_id, count=count)
 
 
+# Sent by the analysis task once a finished game's analysis is stored, with `game_id`: what
+# follows it on the slow lane listens (the puzzles' mining, games/puzzles/apps.py).
+analysis_stored = Signal()
+
+
+def queue_for_game(task: Any, game_id: int, what: str) -> None:
+    """Queue ``task`` for one game at low priority. A broker that is down loses only ``what``
+    (a sweep does it later)."""
+    try:
+        task.apply_async((game_id,), priority=LOW_PRIORITY)
+    except OperationalError as exc:
+        logger.warning("%s of game %s not queued: %r", what, game_id, exc)
+
+
 def game_analysis_queue(game_id: int) -> None:
     """Queue the analysis of a finished game at low priority; call it once the game's end is
     committed. A broker that is down loses only the analysis."""
-    try:
-        analyse_game.apply_async((game_id,), priority=LOW_PRIORITY)
-    except OperationalError as exc:
-        logger.warning("analysis of game %s not queued: %r", game_id, exc)
+    queue_for_game(analyse_game, game_id, "analysis")
 
 
 @shared_task(
@@ -71,15 +84,13 @@ def game_analysis_queue(game_id: int) -> None:
 )
 def analyse_game(game_id: int) -> bool:
     """Analyse one finished game (games/analysis.py), queued at low priority when it ends,
-    then queue its mining for puzzles. Run twice, it computes once (and the mining stores
-    its puzzles once). True when the game has its analysis (now or before)."""
+    then say so (`analysis_stored`: the puzzles' mining follows). Run twice, it computes
+    once. True when the game has its analysis (now or before)."""
     from games.analysis import game_analysis_compute
-    from games.puzzles.tasks import puzzles_mining_queue
 
     analysed = game_analysis_compute(game_id=game_id) is not None
     if analysed:
-        # After the analysis, on the same slow lane: its puzzles (games/puzzles/).
-        puzzles_mining_queue(game_id)
+        analysis_stored.send(sender=None, game_id=game_id)
     return analysed
 
 

@@ -1,23 +1,20 @@
 """The puzzles' background work: mining a finished game (on the slow lane, at low priority,
 queued once the game's analysis is stored) and the sweep of games whose mining was lost."""
 
-import logging
-
 from celery import shared_task
-from kombu.exceptions import OperationalError
 
-logger = logging.getLogger(__name__)
-
-LOW_PRIORITY = 9  # Redis: 0 is served first, 9 last
+from games.tasks import queue_for_game
 
 
 def puzzles_mining_queue(game_id: int) -> None:
     """Queue the mining of a finished game at low priority. A broker that is down loses only
     the mining: the sweep does it later."""
-    try:
-        mine_game.apply_async((game_id,), priority=LOW_PRIORITY)
-    except OperationalError as exc:
-        logger.warning("puzzles of game %s not queued: %r", game_id, exc)
+    queue_for_game(mine_game, game_id, "puzzles")
+
+
+def after_analysis(sender: object, game_id: int, **kwargs: object) -> None:
+    """Once a game's analysis is stored (games.tasks.analysis_stored), its mining follows."""
+    puzzles_mining_queue(game_id)
 
 
 @shared_task(
