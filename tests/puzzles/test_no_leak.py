@@ -114,15 +114,13 @@ def test_no_page_or_answer_of_any_stored_puzzle_shows_a_card_it_should_not():
         # A wrong card at each move (the answer, then the page as it stands), then the right.
         for step, data in enumerate(puzzle.steps):
             at = right_upto(puzzle, step)
-            for wrong in data["wrong"]:
-                answer = client.post(base + "move/", {"step": step, "action": wrong})
+            for number, wrong in enumerate(data["wrong"]):
+                # The page as htmx gets it (the board alone) once a move, else the whole page.
+                fragment = {"HTTP_HX_REQUEST": "true"} if number == 0 else {}
+                answer = client.post(base + "move/", {"step": step, "action": wrong}, **fragment)
                 assert answer.status_code == 200
                 check_page(answer.content.decode(), puzzle, at)
-                fragment = client.post(
-                    base + "move/", {"step": step, "action": wrong}, HTTP_HX_REQUEST="true"
-                )
-                check_page(fragment.content.decode(), puzzle, at)
-                pages += 2
+                pages += 1
             hint = client.post(base + "hint/", HTTP_HX_REQUEST="true")
             check_page(hint.content.decode(), puzzle, at)
             right = client.post(base + "move/", {"step": step, "action": action_key(data["best"])})
