@@ -7,6 +7,7 @@ class PuzzlesConfig(AppConfig):
     label = "puzzles"
     verbose_name = _("Puzzles")
     default_auto_field = "django.db.models.BigAutoField"
+    moderator_permissions = (("puzzles", "view_puzzle"),)
 
     def ready(self) -> None:
         from games.puzzles import tasks

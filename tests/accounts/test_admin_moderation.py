@@ -20,7 +20,13 @@ def test_the_moderators_group_from_the_migration_has_exactly_its_permissions():
     group = Group.objects.get(name="Moderators")
     granted = set(group.permissions.values_list("content_type__app_label", "codename"))
     assert granted == moderator_permissions()
-    assert {app for app, _codename in granted} == {"accounts", "arenas", "games", "rankings"}
+    assert {app for app, _codename in granted} == {
+        "accounts",
+        "arenas",
+        "games",
+        "puzzles",
+        "rankings",
+    }
     # History is never edited; only an arena, which a moderator plans, is written in a form.
     planned = {("arenas", "add_arena"), ("arenas", "change_arena")}
     assert not any(
