@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from games.engine import InvalidRecord
-from games.models import Game
+from games.models import Game, GameSeat
 
 from .mining import mine_record
 from .models import MinedGame, Puzzle, PuzzleTheme
@@ -100,10 +100,15 @@ def unmined_games() -> QuerySet[Game]:
 
 def games_unmined(*, now: datetime) -> list[int]:
     """Finished 2-player games of the last two days not yet mined, older than ten minutes:
-    their task was lost, or nothing queued one (a guest's practice is not analysed)."""
+    analysed ones whose mining task was lost, and guests' practice games, which are never
+    analysed (the mining of the others waits for their analysis)."""
+    analysed_or_guests = Q(analysis__isnull=False) | Q(
+        Exists(GameSeat.objects.filter(game=OuterRef("pk"), user__is_guest=True))
+    )
     return list(
         unmined_games()
         .filter(finished_at__gte=now - SWEEP_WITHIN, finished_at__lte=now - SWEEP_AFTER)
+        .filter(analysed_or_guests)
         .order_by("finished_at")
         .values_list("pk", flat=True)[:SWEEP_BATCH]
     )

@@ -161,8 +161,11 @@ def test_the_analysis_task_queues_the_mining_on_the_slow_lane_after_it(settings,
 def test_the_sweep_queues_a_guests_practice_game_never_analysed(monkeypatch):
     guest = User.objects.create(username="guest-1", is_guest=True)
     old = stored_game(8, "habanero", users=(guest, None))
-    recent = stored_game(10, "habanero")
-    Game.objects.filter(pk=old.pk).update(finished_at=timezone.now() - timedelta(minutes=30))
+    recent = stored_game(10, "habanero", users=(guest, None))
+    # Not analysed yet: its mining waits for its analysis.
+    waiting = stored_game(22, "habanero")
+    half_an_hour_ago = timezone.now() - timedelta(minutes=30)
+    Game.objects.filter(pk__in=[old.pk, waiting.pk]).update(finished_at=half_an_hour_ago)
     assert games_unmined(now=timezone.now()) == [old.pk]
     assert recent.pk not in games_unmined(now=timezone.now())
     queued = []
