@@ -15,7 +15,7 @@ a card sent to the update received by every other seat of a 4-player table, medi
 percentile over 200 moves, beside a bare Channels echo app's fan-out measured in the same run.
 
 With BENCH_DATABASE_URL pointing at a PostgreSQL database filled by
-`manage.py make_bench_rankings` (100,000 players, 1,000,000 games), it also times each
+`python -m bench.rankings_data` (100,000 players, 1,000,000 games), it also times each
 leaderboard page against a bare Django view served by the same test client in the same run.
 """
 
@@ -281,7 +281,7 @@ def main() -> None:
                 {
                     "bench": "leaderboard",
                     "skipped": "set BENCH_DATABASE_URL to a database filled by "
-                    "`manage.py make_bench_rankings`",
+                    "`python -m bench.rankings_data`",
                 }
             )
         )

@@ -10,15 +10,8 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from accounts.models import User
 from accounts.selectors import are_friends, friends_of
-from games.models import Game, GameSeat, Invitation, Table, TableSeat, TableSocket
+from games.models import GameSeat, Invitation, Table, TableSeat, TableSocket
 from games.table.frames import table_summary
-from games.table.record import game_state
-
-
-def game_outcome(*, game: Game) -> dict:
-    """The result the record gives: {"over", "winner", "score"}, as the replay command says it."""
-    outcome = game_state(game=game).outcome()
-    return {"over": outcome.over, "winner": outcome.winner, "score": list(outcome.score)}
 
 
 def lobby_tables(

@@ -42,21 +42,24 @@ class Frames:
 
     def __init__(self, page) -> None:
         self.may: dict = {}
+        self.version = -1
         page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
 
     def _frame(self, payload) -> None:
         frame = json.loads(payload)
+        self.version = max(self.version, frame.get("version", -1))
         if "may" not in frame:
             return
         self.may = frame["may"] if frame["type"] == "state" else {**self.may, **frame["may"]}
 
 
-def buttons_follow_may(page, frames: Frames, who: str, moment: str) -> None:
-    """Once the page has drawn its last frame, each button is shown exactly when allowed."""
+def buttons_follow_may(page, frames: Frames, who: str, moment: str, version: int) -> None:
+    """Once the page has the table's `version` and has drawn it, each button is shown exactly
+    when allowed."""
     deadline = time.monotonic() + 20
     while True:
         shown = page.evaluate(BUTTONS)
-        if frames.may and shown == frames.may:
+        if frames.version >= version and frames.may and shown == frames.may:
             return
         if time.monotonic() > deadline:
             differ = {
@@ -104,13 +107,16 @@ def test_the_pages_buttons_are_the_frames_permissions(browser, daphne_server, si
         pages[name] = (context, page, frames)
 
     def check(moment: str) -> None:
+        version = in_db(lambda: Table.objects.get(pk=table.pk).version)
         for name, (_context, page, frames) in pages.items():
-            buttons_follow_may(page, frames, name, moment)
+            buttons_follow_may(page, frames, name, moment, version)
 
     check("waiting")
     pages["bruno"][1].get_by_role("button", name="Sit here").first.click()
+    pages["bruno"][1].locator("#stand-form").wait_for()
     check("full")
     pages["alicia"][1].get_by_role("button", name="Start the game").click()
+    pages["alicia"][1].locator("#hand button").first.wait_for()
     check("playing")
     in_thread(lambda: played_until(table.pk, lambda state: state.needs_deal or state.over))
     check("deal over")

@@ -1,11 +1,11 @@
-"""`make_bench_rankings` writes what the awards would have: a small run checks it."""
+"""The benchmarks' data tool (bench/rankings_data.py) writes what the awards would have."""
 
 import io
 
 import pytest
-from django.core.management import call_command
 from django.db.models import Sum
 
+from bench.rankings_data import make_bench_rankings
 from rankings.models import BoardRow, GameResult, GameResultSeat
 from rankings.selectors import leaderboard, ledger_mismatches, ledger_totals
 
@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db]
 
 
 def test_the_benchmark_data_is_consistent_and_ranked():
-    call_command("make_bench_rankings", players=40, games=300, days=10, stdout=io.StringIO())
+    make_bench_rankings(players=40, games=300, days=10, stdout=io.StringIO())
     assert GameResult.objects.count() == 300
     counted = GameResultSeat.objects.filter(result__exclusion="")
     all_time = BoardRow.objects.filter(period="all", variant="")
@@ -30,7 +30,7 @@ def test_the_benchmark_data_is_consistent_and_ranked():
 
 
 def test_the_benchmark_data_counts_its_boards_and_rates_its_players():
-    call_command("make_bench_rankings", players=40, games=600, days=10, stdout=io.StringIO())
+    make_bench_rankings(players=40, games=600, days=10, stdout=io.StringIO())
     for board, variant in (("xp", ""), ("week", "tute"), ("chips", ""), ("month", "pocha")):
         page = leaderboard(board=board, variant=variant)
         assert page.total == len(page.lines) > 0

@@ -1,7 +1,9 @@
 """Fill a PostgreSQL database with synthetic players and awarded games, for `make bench`.
 
     DATABASE_URL=postgres://…/tute_bench python manage.py migrate
-    DATABASE_URL=postgres://…/tute_bench python manage.py make_bench_rankings
+    DATABASE_URL=postgres://…/tute_bench python -m bench.rankings_data
+
+A tool of the benchmarks, not of the site: it lives in bench/, not in the rankings app.
 
 100,000 players and 1,000,000 awarded games by default, finished over the last 35 days,
 written by bulk `INSERT … SELECT` in the database itself: results, seats, XP events, a grant
@@ -14,15 +16,23 @@ gain of the last days from those days' games, and the boards' counts. `--ratings
 just those, and the leaderboards' counts, to a database made before they existed.
 """
 
+import argparse
+import os
+import sys
 import time
 from datetime import timedelta
+from typing import TextIO
 
-from django.core.management.base import BaseCommand, CommandError
-from django.db import connection, transaction
-from django.utils import timezone
+import django
 
-from accounts.models import User
-from rankings.models import (
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
+django.setup()
+
+from django.db import connection, transaction  # noqa: E402  (after django.setup)
+from django.utils import timezone  # noqa: E402
+
+from accounts.models import User  # noqa: E402
+from rankings.models import (  # noqa: E402
     BoardCount,
     BoardRow,
     ChipAccount,
@@ -34,9 +44,9 @@ from rankings.models import (
     RatingKind,
     XpEvent,
 )
-from rankings.rating_math import PROVISIONAL_GAMES, PROVISIONAL_SIGMA
-from rankings.ratings import WINDOW_DAYS
-from rankings.services import ALL_TIME
+from rankings.rating_math import PROVISIONAL_GAMES, PROVISIONAL_SIGMA  # noqa: E402
+from rankings.ratings import WINDOW_DAYS  # noqa: E402
+from rankings.services import ALL_TIME  # noqa: E402
 
 PREFIX = "bench"
 
@@ -45,14 +55,15 @@ def table(model) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
-class Command(BaseCommand):
-    help = "Create synthetic players and awarded games for the leaderboard benchmark."
+class BenchDataError(Exception):
+    pass
 
-    def add_arguments(self, parser):
-        parser.add_argument("--players", type=int, default=100_000)
-        parser.add_argument("--games", type=int, default=1_000_000)
-        parser.add_argument("--days", type=int, default=35)
-        parser.add_argument("--ratings-only", action="store_true")
+
+class Command:
+    """The synthetic data, written step by step; each step's rows and time go to `stdout`."""
+
+    def __init__(self, stdout: TextIO = sys.stdout) -> None:
+        self.stdout = stdout
 
     def step(self, label: str, sql: str, params: list | None = None) -> None:
         """Run one statement; every `%` in `sql` is doubled (it is always formatted)."""
@@ -62,9 +73,9 @@ class Command(BaseCommand):
             count = cursor.rowcount
         self.stdout.write(f"{label}: {count} rows in {time.monotonic() - start:.1f}s")
 
-    def handle(self, *args, players: int, games: int, days: int, ratings_only: bool, **options):
+    def handle(self, *, players: int, games: int, days: int, ratings_only: bool = False) -> None:
         if connection.vendor != "postgresql":
-            raise CommandError("the benchmark data is for PostgreSQL")
+            raise BenchDataError("the benchmark data is for PostgreSQL")
         if ratings_only:
             with transaction.atomic():
                 self._counts_and_ratings()
@@ -73,7 +84,7 @@ class Command(BaseCommand):
             self.stdout.write("done")
             return
         if User.objects.filter(username__startswith=f"{PREFIX}_").exists():
-            raise CommandError("this database already holds benchmark players")
+            raise BenchDataError("this database already holds benchmark players")
         users, results, seats = table(User), table(GameResult), table(GameResultSeat)
         with transaction.atomic():
             self.step(
@@ -257,3 +268,24 @@ class Command(BaseCommand):
                 window_players = EXCLUDED.window_players, window_start = EXCLUDED.window_start""",
             [window],
         )
+
+
+def make_bench_rankings(*, stdout: TextIO = sys.stdout, **sizes) -> None:
+    """Write the synthetic players and games (`players`, `games`, `days`, `ratings_only`)."""
+    Command(stdout).handle(**sizes)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=100_000)
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--days", type=int, default=35)
+    parser.add_argument("--ratings-only", action="store_true")
+    args = parser.parse_args()
+    make_bench_rankings(
+        players=args.players, games=args.games, days=args.days, ratings_only=args.ratings_only
+    )
+
+
+if __name__ == "__main__":
+    main()
