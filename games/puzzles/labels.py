@@ -12,6 +12,13 @@ THEME_LABELS = {
     "carry": _("The carried points"),
 }
 
+# Each variant's puzzle, titled and summed up (a puzzle is a 2-player tute or habanero endgame).
+TITLES = {"tute": _("Tute puzzle"), "habanero": _("Habanero puzzle")}
+SUMMARIES = {
+    "tute": _("A tute endgame with one right move."),
+    "habanero": _("A habanero endgame with one right move."),
+}
+
 THEME_HINTS = {
     "cante": _("A cante is at stake: las cuarenta or a 20, sung while you may."),
     "last_trick": _("Think of the last trick and its 10 points."),

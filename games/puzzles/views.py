@@ -23,7 +23,7 @@ from rankings.rating_math import shown_value
 
 from . import board as boards
 from . import selectors, services
-from .labels import THEME_LABELS
+from .labels import SUMMARIES, THEME_LABELS, TITLES
 from .models import Puzzle
 from .themes import THEMES
 
@@ -224,6 +224,7 @@ def _render(
     finished = progress["done"] or progress["failed"]
     context = {
         "puzzle": puzzle,
+        "title": TITLES[puzzle.variant],
         "board": boards.board(puzzle, upto),
         "step": step,
         "moves": len(steps),
@@ -250,7 +251,14 @@ def daily_context() -> dict[str, Any]:
     if puzzle is None:
         return {}
     position = boards.board(puzzle, puzzle.steps[0]["at"])
-    return {"daily": {"puzzle": puzzle, "hand": position["hand"], "solved": puzzle.solved}}
+    return {
+        "daily": {
+            "puzzle": puzzle,
+            "summary": SUMMARIES[puzzle.variant],
+            "hand": position["hand"],
+            "solved": puzzle.solved,
+        }
+    }
 
 
 def profile_context(user: Any) -> dict[str, Any]:

@@ -36,6 +36,7 @@ def test_without_beat_the_server_loop_runs_the_slower_jobs_at_their_intervals():
     assert sorted(ran) == [
         "games.analysis_sweep",
         "games.guests_sweep",
+        "puzzles.mining_sweep",
         "rankings.award_sweep",
         "rankings.ratings_window_roll",
     ]
