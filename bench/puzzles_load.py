@@ -152,7 +152,7 @@ def run(games: int, tables: int, seconds: float, rate: float) -> dict[str, Any]:
             "within_10_percent": ratio <= 1.10,
             "games_mined_during_run": during,
             "puzzles_stored": Puzzle.objects.count(),
-            "errors": len(mining["errors"]) + len(alone["errors"]),
+            "errors": mining["errors"] + alone["errors"],
         }
         print(json.dumps(line), flush=True)
         return line

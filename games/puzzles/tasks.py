@@ -17,12 +17,20 @@ def after_analysis(sender: object, game_id: int, **kwargs: object) -> None:
     puzzles_mining_queue(game_id)
 
 
+# Games mined a second at most, per worker.
+MINING_RATE = "2/s"
+
+
 @shared_task(
     name="puzzles.mine_game",
     ignore_result=True,
     acks_late=True,
     reject_on_worker_lost=True,
     lane="slow",  # the analyses' queue and worker: never ahead of an award or a timer
+    # Paced: a backlog (a sweep, a back-fill) is mined at this rate, not as fast as the worker
+    # can, which took live play's p99 from 35 to 94 ms at 100 tables on two cores even at
+    # nice 19 (docs/benchmarks.md). Finished games come far slower than this.
+    rate_limit=MINING_RATE,
 )
 def mine_game(game_id: int) -> int | None:
     """Mine one finished game for puzzles (games/puzzles/store.py). Run twice, it stores its
