@@ -285,8 +285,9 @@ def may_for(room: Room, user: Any) -> dict[str, bool]:
 
 def person(table: Table, user: Any) -> dict[str, Any]:
     """What a spectator's socket knows of its user, read as it joins (and again with each
-    whole state): whether they may sit at `table` as a person, and until when they are
-    muted. None-valued keys mean nothing stands against them."""
+    whole state): whether they are anonymous or a guest, whether they may sit at `table`
+    as a person (invited or a friend at a private table, the stake in chips), whether they
+    are banned, and until when they are muted (None: not muted)."""
     if user is None or not user.is_authenticated:
         return {"anonymous": True}
     # As the user is now: a moderator may have muted them since their socket opened.
