@@ -438,14 +438,15 @@ def table_detail(request, pk: int, options_form: TableOptionsForm | None = None)
     # An arena game's table links back to its arena (games.arenas's `arena_game`).
     tables = Table.objects.select_related("master", "arena_game__arena")
     table = get_object_or_404(tables, pk=pk)
-    summary = table_summary(table=table, seats=list(table.seats.select_related("user")))
+    room = Room(table=table)  # its seats read once, for the summary and what may be asked
+    summary = table_summary(table=table, seats=room.seats)
     if options_form is None:
         options_form = TableOptionsForm(initial=summary["options"], auto_id="opt_%s")
     context = {
         "table": table,
         "summary": summary,
         # What the page's first drawing offers; the socket's frames say it from then on.
-        "may": permits.may_for(Room(table=table), request.user),
+        "may": permits.may_for(room, request.user),
         "options_form": options_form,
         "invite_form": InviteForm(),
         "all_cards": _all_cards(),

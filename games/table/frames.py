@@ -31,7 +31,7 @@ from games.table.clock import robot_holds, robot_playing
 from games.table.explain import dimmed_reason, score_sheet, trick_explained
 from games.table.options import table_options
 from games.table.options_text import options_text
-from games.table.permits import GAME_KINDS, SOMEONE, may, narrow, open_offer, person
+from games.table.permits import narrow, open_offer, person, seat_may
 from games.table.room import Room
 from rankings import selectors as rankings_selectors
 
@@ -246,20 +246,6 @@ def table_chances(room: Room) -> list | None:
     ]
 
 
-def seat_may(room: Room, seats: list[int | None], *, table: bool) -> dict[int | None, dict]:
-    """Each seat's `may` (games/table/permits.py), for the player in the seat; the
-    spectators' for `SOMEONE`. With the table's summary (`table`) every request is answered;
-    after a move only those a move changes, from the game's seats alone."""
-    if table:
-        users = {s.seat: s.user for s in room.seats if s.user_id is not None}
-        return {seat: may(room, SOMEONE if seat is None else users.get(seat)) for seat in seats}
-    users = {gs.seat: gs.user for gs in room.game_seats if gs.user_id is not None}
-    # A spectator plays no part in the game.
-    return {
-        seat: may(room, None if seat is None else users.get(seat), GAME_KINDS) for seat in seats
-    }
-
-
 def _watchers(room: Room, only: list[int | None] | None) -> list[int | None]:
     return [*range(room.table.players), None] if only is None else only
 
@@ -336,13 +322,17 @@ def update_frames(
     if table:
         base["table"] = table_summary(table=room.table, seats=room.seats)
         base["chances"] = table_chances(room)
-    if not table and not room.playing:
-        return {seat: base for seat in seats}
-    allowed = seat_may(room, seats, table=table)
-    if not game:
-        return {seat: {**base, "may": allowed[seat]} for seat in seats}
-    games = _games(room, seats, None if game is True else game)
-    return {seat: {**base, "game": games[seat], "may": allowed[seat]} for seat in seats}
+    frames = {seat: dict(base) for seat in seats}
+    if game:
+        games = _games(room, seats, None if game is True else game)
+        for seat, frame in frames.items():
+            frame["game"] = games[seat]
+    # What each seat may ask: all of it with the table's summary; otherwise, while a game
+    # runs, what a change of the game may change (nothing else moved).
+    if table or room.playing:
+        for seat, allowed in seat_may(room, seats, table=table).items():
+            frames[seat]["may"] = allowed
+    return frames
 
 
 def broadcast(

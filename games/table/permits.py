@@ -272,6 +272,20 @@ def may(room: Room, user: Any, kinds: tuple[str, ...] = KINDS) -> dict[str, bool
     return {kind: allowed(kind, room, user) for kind in kinds}
 
 
+def seat_may(room: Room, seats: list[int | None], *, table: bool) -> dict[int | None, dict]:
+    """Each seat's `may` in a frame, for the player in the seat; the
+    spectators' for `SOMEONE`. With the table's summary (`table`) every request is answered;
+    after a move only those a move changes, from the game's seats alone."""
+    if table:
+        users = {s.seat: s.user for s in room.seats if s.user_id is not None}
+        return {seat: may(room, SOMEONE if seat is None else users.get(seat)) for seat in seats}
+    users = {gs.seat: gs.user for gs in room.game_seats if gs.user_id is not None}
+    # A spectator plays no part in the game.
+    return {
+        seat: may(room, None if seat is None else users.get(seat), GAME_KINDS) for seat in seats
+    }
+
+
 def may_for(room: Room, user: Any) -> dict[str, bool]:
     """What `user` may ask at `room` now, whether seated or not (the table page's first
     drawing; a socket narrows the spectators' frames itself)."""

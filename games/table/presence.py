@@ -134,7 +134,7 @@ def table_socket_open(
     seat, where it stands."""
     if user is None or not user.is_authenticated:
         return None
-    table = Table.objects.filter(pk=table_id).only("pk", "status").first()
+    table = Table.objects.select_related("master").filter(pk=table_id).first()
     if table is None:
         return None
     now = timezone.now()
@@ -146,7 +146,7 @@ def table_socket_open(
     seats = TableSeat.objects.filter(table=table, user=user)
     seat = seats.values_list("seat", flat=True).first()
     if seat is None:
-        lobby_watchers_changed(Room(table=Table.objects.select_related("master").get(pk=table_id)))
+        lobby_watchers_changed(Room(table=table))
         return None
     if ip_address is not None:
         seats.exclude(ip_address=ip_address).update(ip_address=ip_address)
