@@ -115,7 +115,7 @@ def table_messages(
     table_id: int, frames: dict[int | None, dict[str, Any]]
 ) -> list[tuple[str, dict[str, Any]]]:
     """One `table.frame` message per group: each seat's own frame, the spectators' frame,
-    encoded once here, so that each socket sends its text as it is (games/consumers.py).
+    encoded once here, so that each socket sends its text as it is (games/sockets/).
 
     Besides the text, a message says which group it was sent to (`seat`), the event, the
     version and count (which the socket's error frames repeat), and,

@@ -2,10 +2,12 @@
 
 from django.urls import path
 
-from games import consumers
+from games.sockets.lobby import LobbyConsumer
+from games.sockets.me import UserConsumer
+from games.sockets.table import TableConsumer
 
 websocket_urlpatterns = [
-    path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),
-    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
-    path("ws/me/", consumers.UserConsumer.as_asgi()),
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/me/", UserConsumer.as_asgi()),
 ]

@@ -310,8 +310,6 @@ def _freeze_startup_objects() -> None:
 def ensure_running() -> None:
     """Start this process's loop if it is not running (call from the event loop)."""
     global _loop_task
-    if not settings.SERVER_LOOP:
-        return
     loop = asyncio.get_running_loop()
     if _loop_task is None or _loop_task.done() or _loop_task.get_loop() is not loop:
         _freeze_startup_objects()

@@ -5,6 +5,7 @@ real PostgreSQL and Redis: without them they are skipped, unless REQUIRE_SERVICE
 where a missing or unreachable service fails the whole run at once instead.
 """
 
+import asyncio
 import fcntl
 import os
 import socket
@@ -110,10 +111,12 @@ async def socket_closings_finished():
     """An async test ends once the notes of the sockets it closed are written: a note's push
     runs on the test's loop, and a thread left waiting for a closed loop hung the run."""
     yield
-    from games.consumers import closings_finished
+    from games.sockets.table import CLOSING_NOTE
 
-    still = await closings_finished()
-    assert still == 0, f"{still} closed sockets' notes still running after 30 s"
+    notes = [task for task in asyncio.all_tasks() if task.get_name() == CLOSING_NOTE]
+    if notes:
+        _done, pending = await asyncio.wait(notes, timeout=30)
+        assert not pending, f"{len(pending)} closed sockets' notes still running after 30 s"
 
 
 # Robots play at once in tests (settings.ROBOT_DELAY_SECONDS), in this process and in the
@@ -314,11 +317,13 @@ def _uses_db(request) -> bool:
 
 
 @pytest.fixture(autouse=True)
-def _live_play_settings(settings):
+def _live_play_settings(settings, monkeypatch):
     """Robots play at once; this process runs no server loop (tests sweep timers
     themselves, with `games.timers.sweep`)."""
+    from games import server
+
     settings.ROBOT_DELAY_SECONDS = 0
-    settings.SERVER_LOOP = False
+    monkeypatch.setattr(server, "ensure_running", lambda: None)
 
 
 @pytest.fixture(autouse=True)

@@ -288,8 +288,6 @@ CANCEL_PROPOSAL_SECONDS = float(os.environ.get("CANCEL_PROPOSAL_SECONDS", "60"))
 # killed, and its sockets are counted as closed.
 SERVER_HEARTBEAT_SECONDS = float(os.environ.get("SERVER_HEARTBEAT_SECONDS", "5"))
 SERVER_DEAD_SECONDS = float(os.environ.get("SERVER_DEAD_SECONDS", "20"))
-# The per-process loop (games/server.py): heartbeat, and the sweep without REDIS_URL.
-SERVER_LOOP = os.environ.get("SERVER_LOOP", "1") == "1"
 
 # --- Accounts -------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from games import server
 from games.arenas import services
 from games.arenas.frames import arena_group, arena_state
-from games.consumers import CLOSE_UNKNOWN_TABLE, JsonSocket, socket_ip, socket_language
+from games.sockets.base import CLOSE_UNKNOWN_TABLE, JsonSocket, socket_ip, socket_language
 
 REQUESTS = ("sync", "join", "pause")
 

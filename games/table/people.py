@@ -1,7 +1,7 @@
 """Invitations and friends: who is invited where, who is online and at which table.
 
 An invited player learns it at once wherever they are on the site: every page of a
-logged-in player holds a socket (`/ws/me/`, `games.consumers.UserConsumer`) in their own
+logged-in player holds a socket (`/ws/me/`, `games.sockets.me.UserConsumer`) in their own
 group, and an invitation pushes them the new count for the header's badge. They accept by
 sitting at the table (`seating.table_sit`, which an invitation lets through at a private
 table) or decline it here. A player is online while they have such a socket open.

@@ -15,7 +15,7 @@ from channels_redis.pubsub import RedisPubSubLoopLayer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games import push, server
-from games.consumers import CLOSE_LAYER_LOST
+from games.sockets.base import CLOSE_LAYER_LOST
 from games.models import TableSocket
 from games.table import play, seating
 from games.table.record import game_state
