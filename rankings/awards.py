@@ -106,7 +106,7 @@ def seats_by_side_won(seats: Sequence[SeatResult]) -> dict[int, bool]:
 def shared_ip_note(seats: Iterable[SeatResult]) -> str:
     """Which registered players shared an address at the start, or "" if none did. For the
     moderators only (the admin): a public page says why in words, never this note
-    (games.views.EXCLUDED).
+    (games.views.game_pages.EXCLUDED).
 
     >>> shared_ip_note([SeatResult(0, 1, 0, True, False, "192.0.2.1"),
     ...                 SeatResult(1, 2, 1, False, False, "192.0.2.1")])

@@ -1,6 +1,6 @@
 """What a player may ask at a table, parsed once into typed requests.
 
-The table socket (games/sockets/table.py) and the table page's plain forms (games/views.py)
+The table socket (games/sockets/table.py) and the table page's plain forms (games/views/tables.py)
 both parse what they receive here and hand the request to `handle`, the one place that
 says which service answers which request. A message that is not a request is refused with
 `Malformed` (its message says why) before any service runs.

@@ -15,8 +15,8 @@ from channels_redis.pubsub import RedisPubSubLoopLayer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games import push, server
-from games.sockets.base import CLOSE_LAYER_LOST
 from games.models import TableSocket
+from games.sockets.base import CLOSE_LAYER_LOST
 from games.table import play, seating
 from games.table.record import game_state
 from tests.accounts.factories import UserFactory

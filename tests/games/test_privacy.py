@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 from games.arenas.models import Arena
 from games.models import Game
 from games.table import play, seating
-from games.views import EXCLUDED
+from games.views.game_pages import EXCLUDED
 from rankings.models import GameResult
 from rankings.services import game_result_award
 from tests.accounts.factories import ModeratorFactory, UserFactory
