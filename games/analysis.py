@@ -22,8 +22,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from games.bots.analysis import analyse_record
-from games.engine.options import VARIANT_NAMES, Rules
 from games.models import Game, GameAnalysis, GameSeat
+from rankings.kinds import kind_label, table_kind
 
 logger = logging.getLogger(__name__)
 
@@ -89,17 +89,6 @@ def game_analysis_for(*, game: Game) -> dict[str, Any] | None:
     return None if analysis is None else analysis.data
 
 
-def table_kind(rules: Rules) -> str:
-    """The kind of table a game was played at, as the profile groups accuracy: the game, and
-    how many played (in pairs or not) where the game is played by more than one number."""
-    game = VARIANT_NAMES[rules.variant]
-    if rules.pairs:
-        return _("%(game)s, %(n)s players in pairs") % {"game": game, "n": rules.players}
-    if "players" in rules.applies:
-        return _("%(game)s, %(n)s players") % {"game": game, "n": rules.players}
-    return game
-
-
 def player_accuracy_by_kind(*, user: Any) -> list[dict[str, Any]]:
     """A player's average accuracy per kind of table over their last analysed games."""
     seats = (
@@ -115,7 +104,9 @@ def player_accuracy_by_kind(*, user: Any) -> list[dict[str, Any]]:
         accuracy = game.analysis.data.get("accuracy", {}).get(str(seat.seat))
         if accuracy is None:
             continue
-        kinds[table_kind(game.rules)].append(accuracy)
+        rules = game.rules
+        kind = table_kind(variant=rules.variant, players=rules.players, pairs=rules.pairs)
+        kinds[kind_label(kind)].append(accuracy)
     return [
         {"kind": kind, "accuracy": round(sum(values) / len(values), 1), "games": len(values)}
         for kind, values in sorted(kinds.items())

@@ -13,8 +13,8 @@ from django.views.decorators.http import require_POST
 from accounts.ip import client_ip
 from accounts.services import guest_create
 from games.forms import PlayNowForm, PracticeForm
+from games.options import OPTION
 from games.table import matchmaking, people, seating
-from games.table.options import OPTION
 from games.table.refusals import TableError
 
 

@@ -13,16 +13,8 @@ from games import selectors
 from games.bots import bot_names
 from games.engine.options import PLAYERS_ALLOWED
 from games.models import Report, Variant
-from games.table.options import (
-    DEFAULT_OPTIONS,
-    OPTION,
-    OPTIONS,
-    Kind,
-    TableOption,
-    clean_table_options,
-    option_applies,
-    variant_players,
-)
+from games.options import DEFAULT_OPTIONS, OPTION, OPTIONS, Kind, TableOption, variant_players
+from games.table.options import clean_table_options, option_applies
 from games.table.practice import DEFAULT_LEVEL, level_choices
 from games.table.refusals import TableError
 
@@ -76,7 +68,7 @@ def level_field(current: Any) -> LevelField:
 
 
 class TableOptionsForm(forms.Form):
-    """Every declared option (games/table/options.py), for creating a table and for the
+    """Every declared option (games/options.py), for creating a table and for the
     master changing it."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -12,7 +12,7 @@ from games import selectors
 from games.analysis import player_accuracy_by_kind
 from games.puzzles.views import profile_context
 from rankings import selectors as rankings_selectors
-from rankings.models import TABLE_KINDS
+from rankings.kinds import TABLE_KINDS
 from rankings.svg import rating_chart_svg, trophy_icon_svg, xp_chart_svg
 from rankings.trophies import BY_CODE
 

@@ -395,17 +395,6 @@ class BoardRow(models.Model):
 
 # --- Ratings (openskill) and trophies --------------------------------------------------------
 
-# The kinds of table a rating is kept for: each is its own game of skill. Declared once here;
-# rankings.rating_math.table_kind says which kind a result is.
-TABLE_KINDS: tuple[tuple[str, str], ...] = (
-    ("tute2", _("Tute, 2 players")),
-    ("tute3", _("Tute, 3 players")),
-    ("tute4", _("Tute, 4 players alone")),
-    ("tute4pairs", _("Tute, 4 players in pairs")),
-    ("habanero", _("Habanero")),
-    ("pocha", _("Pocha")),
-)
-
 
 class RatingKind(models.Model):
     """One kind of table's rating board. Its row is the kind's lock: an award, a rerun and

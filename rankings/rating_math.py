@@ -45,19 +45,6 @@ def is_provisional(*, games: int, sigma: float) -> bool:
     return games < PROVISIONAL_GAMES or sigma > PROVISIONAL_SIGMA
 
 
-def table_kind(*, variant: str, players: int, pairs: bool) -> str:
-    """The kind of table a game was played at, for its rating.
-
-    >>> table_kind(variant="tute", players=4, pairs=True)
-    'tute4pairs'
-    >>> table_kind(variant="pocha", players=3, pairs=False)
-    'pocha'
-    """
-    if variant != "tute":
-        return variant
-    return f"tute{players}{'pairs' if pairs else ''}"
-
-
 @dataclass(frozen=True)
 class State:
     """A player's rating at one moment: what the next game is rated from."""

@@ -18,13 +18,9 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 from django.utils import timezone
 
 from accounts.models import User
+from rankings.kinds import TABLE_KINDS, table_kind
 from rankings.models import GameResult, GameResultSeat, Rating, RatingChange, RatingKind
-from rankings.rating_math import (
-    NEW,
-    State,
-    rate_game,
-    table_kind,
-)
+from rankings.rating_math import NEW, State, rate_game
 
 WINDOW_DAYS = 7
 
@@ -324,7 +320,6 @@ def ratings_window_roll(*, today: date | None = None) -> int:
     """Move every kind's last-days window to end today (Celery beat runs it every ten minutes,
     `CELERY_BEAT_SCHEDULE` in tute_site/settings.py; a run
     that finds nothing to move changes nothing). Returns how many kinds moved."""
-    from rankings.models import TABLE_KINDS
 
     today = today or timezone.now().date()
     moved = 0

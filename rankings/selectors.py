@@ -18,8 +18,8 @@ from django.db.models.functions import Coalesce
 
 from accounts.models import User
 from rankings.grades import Grade, grade_for_xp, next_grade
+from rankings.kinds import TABLE_KINDS, table_kind
 from rankings.models import (
-    TABLE_KINDS,
     VARIANTS,
     BoardCount,
     BoardRow,
@@ -34,7 +34,7 @@ from rankings.models import (
     TrophyAward,
     XpEvent,
 )
-from rankings.rating_math import NEW, State, table_kind, win_chances
+from rankings.rating_math import NEW, State, win_chances
 from rankings.services import DAILY_BONUS_BELOW, board_periods, utc_today
 
 

@@ -14,15 +14,8 @@ from django.db.models import Q
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from rankings.models import (
-    TABLE_KINDS,
-    BoardRow,
-    GameResult,
-    GameResultSeat,
-    Rating,
-    TrophyAward,
-)
-from rankings.rating_math import table_kind
+from rankings.kinds import TABLE_KINDS, table_kind
+from rankings.models import BoardRow, GameResult, GameResultSeat, Rating, TrophyAward
 
 STREAK = 5
 RATING_MILESTONE = 1500

@@ -10,7 +10,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from rankings import selectors
 from rankings.grades import GRADES
-from rankings.models import TABLE_KINDS, VARIANTS
+from rankings.kinds import TABLE_KINDS
+from rankings.models import VARIANTS
 from rankings.services import DailyBonusAlreadyClaimed, DailyBonusNotNeeded, chips_daily_bonus
 
 # Each board's measure, then its period: the tabs never mix one with the other.

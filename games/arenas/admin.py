@@ -6,10 +6,11 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from games.arenas.models import Arena, ArenaGame, ArenaPlayer
-from games.table.options import DEFAULT_OPTIONS, RULE_NAMES, clean_table_options
+from games.options import DEFAULT_OPTIONS, RULE_NAMES
+from games.table.options import clean_table_options
 from games.table.refusals import TableError
 
-# The arena's tables' rules (the declaration's, games/table/options.py) and move time.
+# The arena's tables' rules (the declaration's, games/options.py) and move time.
 TABLE_FIELDS = (*RULE_NAMES, "move_time")
 
 

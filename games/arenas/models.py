@@ -14,8 +14,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, ServerProcess, Table, _declared  # the declared options
-from games.table.options import RULE_NAMES
+from games.models import Game, ServerProcess, Table
+from games.options import RULE_NAMES, declared_field
 
 # The table options an arena sets for its tables (RULES.md §10); the rest are fixed.
 
@@ -32,14 +32,14 @@ class Arena(models.Model):
         WEEKLY = "weekly", _("Every week")
 
     name = models.CharField(_("name"), max_length=80)
-    variant = models.CharField(max_length=16, **_declared("variant"))
-    players = models.PositiveSmallIntegerField(**_declared("players"))
-    pairs = models.BooleanField(**_declared("pairs"))
-    rounds = models.PositiveSmallIntegerField(**_declared("rounds"))
-    points_to_win = models.PositiveSmallIntegerField(**_declared("points_to_win"))
-    allow_tute = models.BooleanField(**_declared("allow_tute"))
-    stock_play = models.CharField(max_length=16, **_declared("stock_play"))
-    move_time = models.PositiveSmallIntegerField(**_declared("move_time"))
+    variant = models.CharField(max_length=16, **declared_field("variant"))
+    players = models.PositiveSmallIntegerField(**declared_field("players"))
+    pairs = models.BooleanField(**declared_field("pairs"))
+    rounds = models.PositiveSmallIntegerField(**declared_field("rounds"))
+    points_to_win = models.PositiveSmallIntegerField(**declared_field("points_to_win"))
+    allow_tute = models.BooleanField(**declared_field("allow_tute"))
+    stock_play = models.CharField(max_length=16, **declared_field("stock_play"))
+    move_time = models.PositiveSmallIntegerField(**declared_field("move_time"))
     starts_at = models.DateTimeField(_("starts at"))
     length = models.DurationField(_("length"), default=timedelta(minutes=60))
     closing = models.DurationField(
@@ -114,7 +114,7 @@ class Arena(models.Model):
 
     @property
     def table_options(self) -> dict:
-        """The options of each table the arena seats (games/table/options.py)."""
+        """The options of each table the arena seats (games/options.py)."""
         return dict(
             {name: getattr(self, name) for name in RULE_NAMES},
             move_time=self.move_time,

@@ -10,7 +10,7 @@ from typing import Any
 
 from games.engine.cards import deck_for
 from games.engine.options import PLAYERS_ALLOWED, VARIANT_NAMES, Options
-from games.table.options import DEFAULT_OPTIONS, OPTIONS, Kind, TableOption
+from games.options import DEFAULT_OPTIONS, OPTIONS, Kind, TableOption
 
 from .examples import example
 from .numbers import card_ranks, pot_example, rule_numbers, xp_table
@@ -128,7 +128,7 @@ def _table_default(name: str) -> Any:
 
 def table_options() -> list[dict[str, Any]]:
     """The table options of the tables page, one row per option the rules explain: name,
-    meaning, values and default, read from the declaration (games/table/options.py)."""
+    meaning, values and default, read from the declaration (games/options.py)."""
     return [_option_row(option) for option in OPTIONS if option.meaning is not None]
 
 

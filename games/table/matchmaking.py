@@ -29,9 +29,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Table, TableSeat
+from games.options import DEFAULT_OPTIONS
 from games.table import permits
 from games.table.guests import refuse_guest
-from games.table.options import DEFAULT_OPTIONS, clean_table_options
+from games.table.options import clean_table_options
 from games.table.play import start_game
 from games.table.practice import DEFAULT_LEVEL
 from games.table.room import Room, locked_room, require_user

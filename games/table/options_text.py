@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games.engine.options import Options
-from games.table.options import RULE_NAMES
+from games.options import RULE_NAMES
 
 TEMPLATE = "games/_table_options.html"
 

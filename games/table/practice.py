@@ -22,10 +22,10 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.bots import LEVELS
 from games.models import Table, TableSeat, TableSocket
+from games.options import DEFAULT_OPTIONS
 from games.robot_names import LEVEL_WORDS
 from games.table.frames import broadcast
 from games.table.guests import guest_table_delete
-from games.table.options import DEFAULT_OPTIONS
 from games.table.room import locked_room
 
 # The levels a player picks, in order, each with a line saying how it plays.

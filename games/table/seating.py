@@ -23,11 +23,12 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import ModerationAction, User
 from accounts.services import moderation_log
 from games.models import Invitation, Table, TableSeat
+from games.options import DEFAULT_OPTIONS, TABLE_OPTIONS
 from games.table import permits
 from games.table.cancel import void_game
 from games.table.frames import broadcast
 from games.table.guests import refuse_guest
-from games.table.options import DEFAULT_OPTIONS, TABLE_OPTIONS, clean_table_options, table_options
+from games.table.options import clean_table_options, table_options
 from games.table.people import notify_invited
 from games.table.play import start_game
 from games.table.refusals import TableError

@@ -6,8 +6,8 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from games.options import option_label, option_value_label
 from games.rules.numbers import rule_numbers
-from games.table.options import option_label, option_value_label
 from games.templatetags.cards import OF_SUIT, RANK_NAMES, SUIT_LABELS
 
 register = template.Library()

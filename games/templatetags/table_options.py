@@ -1,5 +1,5 @@
 """What players read for a table option's setting, from the declaration of the options
-(games/table/options.py): ``{{ t.options.variant|value_label:"variant" }}`` gives "Habanero"."""
+(games/options.py): ``{{ t.options.variant|value_label:"variant" }}`` gives "Habanero"."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from collections.abc import Mapping
 
 from django import template
 
+from games.options import option_value_label
 from games.robot_names import robot_label as _robot_label
 from games.table.options import option_facts as _option_facts
-from games.table.options import option_value_label
 from games.table.options_text import in_language as _in_language
 
 register = template.Library()

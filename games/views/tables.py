@@ -18,10 +18,10 @@ from games import reports
 from games.finding import finding_context
 from games.forms import InviteForm, LobbyFilterForm, ReportForm, TableOptionsForm
 from games.models import Table
+from games.options import OPTION, option_value_label
 from games.robot_names import LEVEL_WORDS, SEAT_NAMES, robot_name
 from games.table import permits, requests, seating
 from games.table.frames import table_summary
-from games.table.options import OPTION, option_value_label
 from games.table.refusals import TableError
 from games.table.room import Room
 from games.views.table_strings import TABLE_STRINGS, all_cards
@@ -34,7 +34,7 @@ def _lobby_strings() -> dict:
     """The words of the lobby's rows, for its script, which draws the rows the lobby socket
     pushes as the page draws its own (table_list.html; the options sentence comes written in
     each row, `options_text`). Counted words are counted here, for every count an option
-    allows (games/table/options.py): the script picks no plural."""
+    allows (games/options.py): the script picks no plural."""
 
     def counted(singular: str, plural: str, numbers: range) -> dict[int, str]:
         return {n: ngettext(singular, plural, n) % {"n": n} for n in numbers}

@@ -10,14 +10,15 @@ import pytest
 from django.apps import apps
 from django.utils import translation
 
-from games.analysis import table_kind
 from games.engine.options import PLAYERS_ALLOWED, RULE_OPTIONS, Options, options_that_apply
 from games.forms import TableOptionsForm
 from games.models import Table
+from games.options import TABLE_OPTIONS
 from games.selectors import lobby_tables
 from games.table import seating
 from games.table.frames import table_summary
-from games.table.options import TABLE_OPTIONS, table_options
+from games.table.options import table_options
+from rankings.kinds import kind_label, table_kind
 from tests.accounts.factories import UserFactory
 from tests.games.test_options_declared import form_data
 from tests.rules.html import find
@@ -164,18 +165,21 @@ def test_the_help_says_what_no_time_per_move_means_in_each_language():
             "Tute, 4 players in pairs",
             "Tute, 4 jugadores por parejas",
         ),
-        ({"variant": "tute", "players": 4, "pairs": False}, "Tute, 4 players", "Tute, 4 jugadores"),
         (
-            {"variant": "pocha", "players": 3, "pairs": True},
-            "Pocha, 3 players",
-            "Pocha, 3 jugadores",
+            {"variant": "tute", "players": 4, "pairs": False},
+            "Tute, 4 players alone",
+            "Tute de 4, cada uno por su cuenta",
         ),
+        ({"variant": "pocha", "players": 3, "pairs": True}, "Pocha", "Pocha"),
         ({"variant": "habanero", "pairs": True}, "Habanero", "Habanero"),
     ],
 )
-def test_the_profile_groups_accuracy_by_the_engines_kind_of_game(game, english, spanish):
-    rules = Options.from_dict(game).rules
+def test_the_profile_groups_accuracy_by_the_ratings_kind_of_table(game, english, spanish):
+    """One grouping of games by table: the accuracy's, the ratings'. What the engine plays
+    decides it (a pairs switch at rest counts for nothing)."""
+    rules = Options.from_dict(game).normalised().rules
+    kind = table_kind(variant=rules.variant, players=rules.players, pairs=rules.pairs)
     with translation.override("en"):
-        assert table_kind(rules) == english
+        assert kind_label(kind) == english
     with translation.override("es"):
-        assert table_kind(rules) == spanish
+        assert kind_label(kind) == spanish

@@ -1,4 +1,4 @@
-"""The table options are declared once (games/table/options.py): the lobby's form offers
+"""The table options are declared once (games/options.py): the lobby's form offers
 exactly those options with their names and defaults, a new table starts with those defaults,
 a value out of range is refused next to its option, and no other code lists the options."""
 
@@ -10,14 +10,12 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
+from games import options as declaration
 from games.bots import LEVELS, bot_names
 from games.engine.options import PLAYERS_ALLOWED, RULE_OPTIONS, VARIANTS, Options
 from games.forms import TableOptionsForm
 from games.models import Table
-from games.rules.content import table_options as rules_page_rows
-from games.table import options as declaration
-from games.table import seating
-from games.table.options import (
+from games.options import (
     DEFAULT_OPTIONS,
     OPTION,
     OPTIONS,
@@ -25,18 +23,18 @@ from games.table.options import (
     TABLE_OPTIONS,
     Kind,
     TableOption,
-    clean_table_options,
-    option_applies,
     option_label,
     option_value_label,
-    table_options,
 )
+from games.rules.content import table_options as rules_page_rows
+from games.table import seating
+from games.table.options import clean_table_options, option_applies, table_options
 from games.table.refusals import TableError
 from tests.accounts.factories import UserFactory
 from tests.rules.html import find, parse
 
 ROOT = Path(__file__).resolve().parents[2]
-DECLARATION = ROOT / "games" / "table" / "options.py"
+DECLARATION = ROOT / "games" / "options.py"
 # What an English-speaking player reads on the lobby's form, in its order.
 ENGLISH_LABELS = {
     "variant": "Game",
@@ -413,7 +411,7 @@ HOME_OF_THE_FACTS = ("games/engine", "games/migrations")
 # Known and someone else's to remove, each with why it stays for now.
 KNOWN = {
     # The rating's kinds are stored keys (tute4pairs); rankings reads the variant as data.
-    ("rankings/rating_math.py", 'if variant != "tute":'),
+    ("rankings/kinds.py", 'if variant != "tute":'),
 }
 
 

@@ -6,9 +6,9 @@ import re
 import pytest
 
 from games.engine.options import STOCK_PLAY
+from games.options import OPTION, OPTIONS
 from games.rules.examples import example
 from games.rules.pages import PAGES
-from games.table.options import OPTION, OPTIONS
 
 from .html import find
 

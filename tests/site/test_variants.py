@@ -10,7 +10,7 @@ from django.core.management import call_command
 from games.engine.options import VARIANT_NAMES, VARIANTS, OptionError, Options
 from games.forms import TableOptionsForm
 from games.models import Game, Table, Variant
-from games.table.options import option_value_label
+from games.options import option_value_label
 from rankings.models import VARIANTS as RANKED_VARIANTS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ the rebuilt numbers. A rebuild of unchanged results reaches the numbers already 
 
 from django.core.management.base import BaseCommand
 
-from rankings.models import TABLE_KINDS
+from rankings.kinds import TABLE_KINDS
 from rankings.ratings import ratings_rebuild
 
 
