@@ -14,7 +14,6 @@ from games.puzzles.views import profile_context
 from rankings import selectors as rankings_selectors
 from rankings.kinds import TABLE_KINDS
 from rankings.svg import rating_chart_svg, trophy_icon_svg, xp_chart_svg
-from rankings.trophies import BY_CODE
 
 
 @require_GET
@@ -40,13 +39,9 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
             rankings_selectors.rating_history(user=player), kinds=TABLE_KINDS
         ),
         "trophies": [
-            {
-                "award": award,
-                "trophy": BY_CODE[award.trophy],
-                "icon": trophy_icon_svg(BY_CODE[award.trophy]),
-            }
+            {"award": award, "trophy": trophy, "icon": trophy_icon_svg(trophy)}
             for award in rankings_selectors.player_trophies(user=player)
-            if award.trophy in BY_CODE
+            if (trophy := rankings_selectors.trophy(award.trophy)) is not None
         ],
     }
     if is_self:

@@ -159,3 +159,8 @@ def lobby_message(summary: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     else:
         payload = {"type": "table", "table": summary}
     return LOBBY_GROUP, {"type": "lobby.frame", "frame": payload}
+
+
+def utc(moment: Any) -> str:
+    """A moment as frames write it: ISO 8601 in UTC, with a Z."""
+    return moment.isoformat().replace("+00:00", "Z")

@@ -17,7 +17,7 @@ from django.dispatch import receiver
 from accounts.models import ModerationAction
 from games import push, tasks
 from games.models import Game, Table, TableSeat
-from games.table.play import game_over
+from games.table import game_over
 
 
 @receiver(post_save, sender=ModerationAction, dispatch_uid="games_mute_reaches_the_table")

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
+from django.dispatch import Signal
 from django.utils import timezone
 
 from accounts.models import User
@@ -31,6 +32,10 @@ from rankings.trophies import trophies_award
 from rankings.xp import xp_for_game
 
 logger = logging.getLogger(__name__)
+
+# Sent once a game's result is committed, with its `game_id`: its award is queued
+# (rankings/signals.py, rankings/tasks.py).
+result_submitted = Signal()
 
 # --- XP ------------------------------------------------------------------------------------
 
@@ -185,20 +190,10 @@ def game_result_submit(
         )
         # Robust: a broker down at this moment must not fail the finished game; the sweep
         # awards it later.
-        transaction.on_commit(lambda: _queue_award(game_id), robust=True)
+        transaction.on_commit(
+            lambda: result_submitted.send(sender=GameResult, game_id=game_id), robust=True
+        )
     return result
-
-
-def _queue_award(game_id: int) -> None:
-    from kombu.exceptions import OperationalError
-
-    from rankings.tasks import award_game
-
-    try:
-        award_game.delay(game_id)
-    except OperationalError as exc:
-        # The broker (Redis) is down: the award sweep pays this game once it is back.
-        logger.warning("award of game %s not queued, the sweep will pay it: %r", game_id, exc)
 
 
 def _stakes_by_user(game_id: int) -> dict[int, int]:

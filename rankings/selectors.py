@@ -1,4 +1,6 @@
-"""Reads of chips, XP, grades, leaderboards and a player's game statistics."""
+"""Reads of chips, XP, grades, leaderboards and a player's game statistics: with
+rankings.services, the one face the rest of the site reads rankings through. Names imported
+"as themselves" below are read here from rankings' own modules."""
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -17,6 +19,10 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from accounts.models import User
+from rankings.arena_pots import PODIUM_SHARES as PODIUM_SHARES
+from rankings.arena_pots import arena_pot_entered as arena_pot_entered
+from rankings.arena_pots import arena_pot_paid as arena_pot_paid
+from rankings.arena_pots import podium_split as podium_split
 from rankings.grades import Grade, grade_for_xp, next_grade
 from rankings.kinds import TABLE_KINDS, table_kind
 from rankings.models import (
@@ -36,6 +42,7 @@ from rankings.models import (
 )
 from rankings.rating_math import NEW, State, win_chances
 from rankings.services import DAILY_BONUS_BELOW, board_periods, utc_today
+from rankings.trophies import BY_CODE, Trophy
 
 
 def chips_balance(*, user: User) -> int:
@@ -503,3 +510,9 @@ def win_chances_for(*, variant: str, players: int, pairs: bool, sides: list[list
         )
     }
     return win_chances([[found.get(user_id, NEW) for user_id in side] for side in sides])
+
+
+def trophy(code: str) -> Trophy | None:
+    """The trophy of `code` (its name, its story, its icon), or None for a code no longer
+    given."""
+    return BY_CODE.get(code)

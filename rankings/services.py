@@ -1,9 +1,13 @@
 """Rankings' writes, as the rest of the site reads them: the one public face of the ledger
-(rankings/ledger.py, rankings/pots.py), the awards (rankings/awards.py) and the leaderboards
-(rankings/boards.py). Other apps import from here (or rankings.selectors for reads), never a
-private name of rankings' own modules.
+(rankings/ledger.py, rankings/pots.py, rankings/arena_pots.py), the awards
+(rankings/awards.py, rankings/trophies.py) and the leaderboards (rankings/boards.py).
+
+Other apps import from here, from rankings.selectors for reads, or from the modules that hold
+no storage (kinds, grades, xp, rating_math, svg); never rankings' models or a private name of
+its own modules (tests/site/test_layering.py).
 """
 
+from rankings.arena_pots import chips_arena_entry, chips_arena_payout
 from rankings.awards import (
     GameResultInvalid,
     SeatResult,
@@ -48,6 +52,7 @@ from rankings.pots import (
     chips_stake,
     pot_split,
 )
+from rankings.trophies import trophies_grant
 
 __all__ = [
     "ALL_TIME",
@@ -70,6 +75,8 @@ __all__ = [
     "board_periods",
     "chips_adjust",
     "chips_adjust_by_moderator",
+    "chips_arena_entry",
+    "chips_arena_payout",
     "chips_daily_bonus",
     "chips_grant",
     "chips_pay_pot",
@@ -84,6 +91,7 @@ __all__ = [
     "pot_split",
     "seats_by_side_won",
     "shared_ip_note",
+    "trophies_grant",
     "utc_today",
     "xp_award",
 ]

@@ -1,14 +1,33 @@
-"""Rankings' receivers: the starting chips of a new player; bans on the leaderboards."""
+"""Rankings' receivers: a submitted result's award queued; the starting chips of a new
+player; bans on the leaderboards."""
+
+import logging
 
 from allauth.account.signals import user_signed_up
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+from kombu.exceptions import OperationalError
 
 from accounts.models import User
-from rankings.models import BoardRow, ChipAccount
+from rankings.awards import result_submitted
+from rankings.models import BoardRow, ChipAccount, GameResult
 from rankings.ratings import ratings_follow_is_active
 from rankings.services import ALL_TIME, board_count_add, chips_signup_grant
+from rankings.tasks import award_game
+
+logger = logging.getLogger(__name__)
+
+
+@receiver(result_submitted, sender=GameResult, dispatch_uid="rankings_queue_award")
+def queue_award(sender, game_id: int, **kwargs) -> None:
+    """A committed result's award, queued. Robust: a broker down at this moment must not
+    fail the finished game; the award sweep pays it later."""
+    try:
+        award_game.delay(game_id)
+    except OperationalError as exc:
+        # The broker (Redis) is down: the award sweep pays this game once it is back.
+        logger.warning("award of game %s not queued, the sweep will pay it: %r", game_id, exc)
 
 
 @receiver(user_signed_up, dispatch_uid="rankings_signup_grant")

@@ -11,8 +11,8 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 
+from rankings.awards import game_result_award, game_results_unawarded
 from rankings.ratings import ratings_window_roll
-from rankings.services import game_result_award, game_results_unawarded
 
 
 @shared_task(name="rankings.award_game", acks_late=True, reject_on_worker_lost=True)

@@ -18,7 +18,7 @@ class ArenasConfig(AppConfig):
     def ready(self) -> None:
         from games import server
         from games.arenas import tasks
-        from games.table.play import game_over
+        from games.table import game_over
 
         # An arena game's score is counted as soon as its end is committed.
         game_over.connect(tasks.arena_game_over, dispatch_uid="arenas_game_over")

@@ -17,6 +17,7 @@ from games import server
 from games.arenas import services
 from games.arenas.frames import arena_group, arena_state
 from games.sockets.base import CLOSE_UNKNOWN_TABLE, JsonSocket, socket_ip, socket_language
+from games.table.refusals import TableError
 
 REQUESTS = ("sync", "join", "pause")
 
@@ -74,7 +75,7 @@ class ArenaConsumer(JsonSocket):
         if error is not None:
             await self.send_error(error.code, error.message, request=kind)
 
-    def _handle(self, kind: str) -> services.ArenaError | None:
+    def _handle(self, kind: str) -> TableError | None:
         try:
             if kind == "join":
                 services.arena_join(
@@ -82,7 +83,7 @@ class ArenaConsumer(JsonSocket):
                 )
             else:
                 services.arena_pause(arena_id=self.arena_id, user=self.user)
-        except services.ArenaError as error:
+        except TableError as error:
             return error
         return None
 

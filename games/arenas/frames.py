@@ -18,9 +18,8 @@ from django.utils import timezone
 
 from games.arenas.models import Arena, ArenaGame, ArenaPlayer, ArenaResult
 from games.models import GameSeat
-from games.push import send, user_message
-from games.table.frames import utc
-from rankings.arena_pots import arena_pot_entered, arena_pot_paid, podium_split
+from games.push import send, user_message, utc
+from rankings.selectors import arena_pot_entered, arena_pot_paid, podium_split
 
 PODIUM_TROPHIES = {1: ("arena_winner", "arena_podium"), 2: ("arena_podium",), 3: ("arena_podium",)}
 

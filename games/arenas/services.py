@@ -32,34 +32,24 @@ from games.arenas.frames import (
 from games.arenas.models import Arena, ArenaGame, ArenaPlayer, ArenaSocket
 from games.arenas.pairing import arena_pair
 from games.arenas.scoring import arena_game_score, arena_unscored_games
-from games.models import ServerProcess
-from rankings.arena_pots import chips_arena_entry, chips_arena_payout
+from games.models import forget_socket, note_socket
+from games.table.refusals import TableError, require_user
 from rankings.selectors import shown_rating
-from rankings.services import InsufficientChips
-from rankings.trophies import trophies_grant
+from rankings.services import (
+    InsufficientChips,
+    chips_arena_entry,
+    chips_arena_payout,
+    trophies_grant,
+)
 
 REPEATS = {Arena.Recurrence.DAILY: timedelta(days=1), Arena.Recurrence.WEEKLY: timedelta(days=7)}
-
-
-class ArenaError(Exception):
-    """A refused request: nothing changed. `code` as docs/protocol.md's table errors."""
-
-    def __init__(self, code: str, message) -> None:
-        super().__init__(str(message))
-        self.code, self.message = code, message
 
 
 def _locked(arena_id: int) -> Arena:
     arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
     if arena is None:
-        raise ArenaError("unknown_arena", _("There is no such arena."))
+        raise TableError("unknown_arena", _("There is no such arena."))
     return arena
-
-
-def _player(user: User | None) -> User:
-    if user is None or not user.is_authenticated:
-        raise ArenaError("login_required", _("Log in to do that."))
-    return user
 
 
 def player_rating(*, user: User, arena: Arena) -> int:
@@ -72,11 +62,11 @@ def arena_join(*, arena_id: int, user: User | None, ip_address: str | None = Non
     """`user` joins the arena before or during it (paying the entry into its pot once), or
     comes back after a pause. Refused once no new game starts, outside the rating band, or
     without the entry in chips. Locks the arena (then the ledger's rows)."""
-    user = _player(user)
+    user = require_user(user)
     arena = _locked(arena_id)
     now = timezone.now()
     if arena.status == Arena.Status.FINISHED or now >= arena.closes_at:
-        raise ArenaError("invalid", _("This arena takes no new games any more."))
+        raise TableError("invalid", _("This arena takes no new games any more."))
     player = ArenaPlayer.objects.filter(arena=arena, user=user).first()
     if player is not None:
         if player.paused:
@@ -90,7 +80,7 @@ def arena_join(*, arena_id: int, user: User | None, ip_address: str | None = Non
     if (arena.rating_min is not None and rating < arena.rating_min) or (
         arena.rating_max is not None and rating > arena.rating_max
     ):
-        raise ArenaError(
+        raise TableError(
             "invalid",
             _("This arena is for ratings from %(low)s to %(high)s; yours is %(rating)s.")
             % {"low": arena.rating_min or 0, "high": arena.rating_max or "∞", "rating": rating},
@@ -104,7 +94,7 @@ def arena_join(*, arena_id: int, user: User | None, ip_address: str | None = Non
                 key=f"arena-entry:{arena.pk}:{user.pk}",
             )
         except InsufficientChips:
-            raise ArenaError(
+            raise TableError(
                 "invalid",
                 _("You need %(entry)s chips to join this arena.") % {"entry": arena.entry},
             ) from None
@@ -119,11 +109,11 @@ def arena_join(*, arena_id: int, user: User | None, ip_address: str | None = Non
 def arena_pause(*, arena_id: int, user: User | None) -> ArenaPlayer:
     """`user` is seated at no new game until they join again; a game they are playing goes
     on (leaving it is abandoning it). Locks the arena."""
-    user = _player(user)
+    user = require_user(user)
     arena = _locked(arena_id)
     player = ArenaPlayer.objects.filter(arena=arena, user=user).first()
     if player is None:
-        raise ArenaError("invalid", _("You have not joined this arena."))
+        raise TableError("invalid", _("You have not joined this arena."))
     if not player.paused:
         player.paused = True
         player.save(update_fields=["paused"])
@@ -193,15 +183,13 @@ def arena_socket_open(*, arena_id: int, user: User, channel_name: str, process_i
     open they are present, and may be seated."""
     if not Arena.objects.filter(pk=arena_id).exists():
         return
-    ServerProcess.objects.get_or_create(id=process_id, defaults={"last_seen": timezone.now()})
-    ArenaSocket.objects.update_or_create(
-        channel_name=channel_name,
-        defaults={"arena_id": arena_id, "user": user, "process_id": process_id},
+    note_socket(
+        ArenaSocket, channel_name=channel_name, process_id=process_id, arena_id=arena_id, user=user
     )
 
 
 def arena_socket_close(*, channel_name: str) -> None:
-    ArenaSocket.objects.filter(pk=channel_name).delete()
+    forget_socket(ArenaSocket, channel_name=channel_name)
 
 
 def _repeat(arena: Arena) -> None:

@@ -14,6 +14,7 @@ from accounts.ip import client_ip
 from games.arenas import services
 from games.arenas.frames import arena_json, arena_podium, arena_standings, arena_tables
 from games.arenas.models import Arena, ArenaPlayer
+from games.table.refusals import TableError
 
 
 def arena_list(request):
@@ -59,6 +60,6 @@ def arena_request(request, pk: int, action: str):
             services.arena_join(arena_id=pk, user=request.user, ip_address=client_ip(request))
         else:
             services.arena_pause(arena_id=pk, user=request.user)
-    except services.ArenaError as error:
+    except TableError as error:
         messages.error(request, str(error.message))
     return redirect("arena_detail", pk=pk)

@@ -51,6 +51,10 @@ True
 >>> core.make(g.turn, core.legal(g.turn)[0]); core.unmake()
 >>> core.snapshot() == Core.from_state(g).snapshot()
 True
+
+Over 400 lines: the bit-mask rules of a deal (§5's legal plays, cantes, the stock) sit beside
+`make` and `unmake`, which must undo exactly what they did; apart, each could only be read with
+the other open.
 """
 
 from __future__ import annotations

@@ -32,6 +32,9 @@ good play is one small function:
 >>> view = state.view(state.turn)
 >>> HeuristicBot().choose(view) in view.legal_actions
 True
+
+Over 400 lines: one short function per idea of good play, listed above; apart, the ideas would
+be read out of the order the robot weighs them in.
 """
 
 from __future__ import annotations

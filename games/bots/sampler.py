@@ -35,6 +35,9 @@ that deal, which checks every one of them: a world the engine refuses is drawn a
 True
 >>> world.view(view.seat).hand == view.hand, world.stock_left == g.stock_left
 (True, True)
+
+Over 400 lines: every constraint on a world (voids, ceilings, cards sung, the trump card's
+path) and the one matching that honours them all at once are read together.
 """
 
 from __future__ import annotations

@@ -17,23 +17,37 @@ The copy is for playouts only: its record still names the real deal.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, Self, TypeVar
 
 from .cards import deck_for
 from .inference import known_cards
+from .options import Rules
+from .view import SeatView
 
-if TYPE_CHECKING:  # the state calls this module; it never imports the state back
-    from .state import GameState
+
+class Dealt(Protocol):
+    """What determinizing reads of a game (a GameState): the state calls this module, and
+    this module never imports the state back."""
+
+    n: int
+    rules: Rules
+
+    def view(self, seat: int | None) -> SeatView: ...
+
+    def with_hidden_cards(self, hands: Mapping[int, list[int]], stock: list[int]) -> Self: ...
 
 
-def known_holders(state: GameState, seat: int) -> dict[int, int]:
+D = TypeVar("D", bound=Dealt)
+
+
+def known_holders(state: Dealt, seat: int) -> dict[int, int]:
     """Cards of other seats that ``seat`` knows the place of: card -> holder (see
     :func:`.inference.known_cards`)."""
     return dict(known_cards(state.view(seat)).holder)
 
 
-def voids(state: GameState) -> list[set[int]]:
+def voids(state: Dealt) -> list[set[int]]:
     """Suits each seat is known, by every other seat, to lack (see :mod:`.inference`)."""
     n = state.n
     out = []
@@ -43,7 +57,7 @@ def voids(state: GameState) -> list[set[int]]:
     return out
 
 
-def determinize(state: GameState, seat: int, rng: Any) -> GameState:
+def determinize(state: D, seat: int, rng: Any) -> D:
     """A clone of ``state`` where every card hidden from ``seat`` is placed at random,
     consistent with what ``seat`` knows (:func:`.inference.known_cards`: known holders,
     voids and the ceilings the duties revealed)."""

@@ -24,17 +24,28 @@ Choices where NOTATION.md leaves room:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from .actions import Action, MalformedAction
 from .deal import Deal, InvalidRecord, check_deal
 from .options import OptionError, Options
 
-if TYPE_CHECKING:  # the state writes and reads records; this module never imports it back
-    from .state import GameState
+
+class Recorded(Protocol):
+    """What a record is written from and replayed into (a GameState): the state writes and
+    reads records, and this module never imports the state back."""
+
+    options: Options
+    over: bool
+    needs_deal: bool
+
+    def record_deals(self) -> Iterable[tuple[Deal, list[Action]]]: ...
+
+    def start_deal(self, deal: Deal) -> None: ...
 
 
-def to_record(state: GameState) -> dict[str, Any]:
+def to_record(state: Recorded) -> dict[str, Any]:
     """The record of ``state``: variant, rule options, and every deal with its actions."""
     return {
         "variant": state.options.variant,
@@ -84,7 +95,7 @@ def parse_record(data: Any) -> tuple[Options, list[tuple[Deal, list[Action]]]]:
     return options, deals
 
 
-def start_listed_deal(state: GameState, k: int, deal: Deal) -> None:
+def start_listed_deal(state: Recorded, k: int, deal: Deal) -> None:
     """Start the record's deal ``k``; InvalidRecord when no deal may come now."""
     if state.over:
         raise InvalidRecord(f"Deal {k} is listed after the game ended.")

@@ -40,6 +40,11 @@ Choices where the rules leave room (each is also noted where it is coded):
   winner is one seat, or the list of seats tied at the top.
 - An action by a seat that may not act now (not its turn, deal over, game over) is illegal,
   with a reason, not malformed.
+
+Over 400 lines: one class, `GameState`, whose methods keep the deal's invariants together
+(whose turn it is, the trick, the duties, the stock, the scores). Split, each part would reach
+into the others' private fields. The rules it applies are in rulebook.py, what a seat sees in
+view.py, the record in record.py.
 """
 
 from __future__ import annotations
@@ -73,7 +78,7 @@ from .rulebook import (
     tute_ranks,
     wins_over,
 )
-from .view import SeatView, build_view
+from .view import SeatView
 
 # Phases of a deal. DONE covers "before the first deal", "deal over" and "game over".
 BID, CAPOTE, PLAY, DONE = "bid", "capote", "play", "done"
@@ -802,8 +807,59 @@ class GameState:
         return _Ended(*(getattr(self, name) for name in _Ended._fields))
 
     def view(self, seat: int | None) -> SeatView:
-        """What ``seat`` may see (None: a spectator); see :mod:`.view`."""
-        return build_view(self, seat)
+        """What ``seat`` may see (None: a spectator; no hand, no actions); see :mod:`.view`."""
+        n = self.n
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+            raise ValueError(f"There is no seat {seat!r} at this table.")
+        dealt = self.deal_index >= 0
+        hand = None if seat is None else tuple(CARDS[c] for c in self.hands[seat])
+        lead = self.trick_leader
+        trick = tuple(((lead + i) % n, CARDS[c]) for i, c in enumerate(self.trick))
+        tricks = tuple(
+            tuple(((ld + i) % n, CARDS[c]) for i, c in enumerate(cards))
+            for ld, cards in self.tricks
+        )
+        winner = self.winner
+        return SeatView(
+            seat=seat,
+            variant=self.rules.variant,
+            players=n,
+            pairs=self.rules.pairs,
+            sides=self.side_of,
+            options=self.options,
+            deal_number=self.deal_index,
+            dealer=self.dealer if dealt else None,
+            phase=self.phase,
+            turn=self.to_move,
+            leader=self.leader if dealt else None,
+            hand=hand,
+            hand_sizes=tuple(len(h) for h in self.hands),
+            trick=trick,
+            tricks=tricks,
+            tricks_won=tuple(self.tricks_won),
+            points=tuple(self.points),
+            trump_suit=SUITS[self.trump] if dealt else None,
+            trump_card=CARDS[self.trump_card] if dealt else None,
+            trump_in_stock=self.trump_in_stock,
+            stock_size=self.stock_left,
+            cantes=tuple((s, SUITS[u], v) for s, u, v in self.cantes),
+            exchanges=tuple((s, CARDS[g], CARDS[t]) for s, g, t in self.exchanges),
+            cante_open=tuple(sorted(self.moment)),
+            bids=None if self.bids is None else tuple(self.bids),
+            hand_scores=None if self.hand_scores is None else tuple(self.hand_scores),
+            capote=None if self.capote_seat is None else (self.capote_seat, self.capote_made),
+            carry=None if self.carry is None else tuple(self.carry),
+            tute=self.tute,
+            last_trick=self.last_trick,
+            deal_winner=self.deal_winner,
+            tie_break=self.tie_break,
+            carries=self.carries,
+            score=tuple(self.score),
+            needs_deal=self.needs_deal,
+            game_over=self.over,
+            winner=tuple(winner) if isinstance(winner, list) else winner,
+            legal_actions=() if seat is None else tuple(self.legal_actions_for(seat)),
+        )
 
     def determinize(self, seat: int, rng: Any) -> GameState:
         """A clone with the cards hidden from ``seat`` placed anew; see :mod:`.determinize`."""

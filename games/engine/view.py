@@ -20,14 +20,11 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .actions import Action
-from .cards import CARDS, SUITS, Card
+from .cards import Card
 from .options import Options
-
-if TYPE_CHECKING:
-    from .state import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,58 +129,3 @@ class SeatView:
             "winner": list(self.winner) if isinstance(self.winner, tuple) else self.winner,
             "legal_actions": [a.to_dict() for a in self.legal_actions],
         }
-
-
-def build_view(state: GameState, seat: int | None) -> SeatView:
-    """Build ``seat``'s view of ``state``; ``seat`` None is a spectator (no hand, no actions)."""
-    n = state.n
-    if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
-        raise ValueError(f"There is no seat {seat!r} at this table.")
-    dealt = state.deal_index >= 0
-    hand = None if seat is None else tuple(CARDS[c] for c in state.hands[seat])
-    lead = state.trick_leader
-    trick = tuple(((lead + i) % n, CARDS[c]) for i, c in enumerate(state.trick))
-    tricks = tuple(
-        tuple(((ld + i) % n, CARDS[c]) for i, c in enumerate(cards)) for ld, cards in state.tricks
-    )
-    winner = state.winner
-    return SeatView(
-        seat=seat,
-        variant=state.rules.variant,
-        players=n,
-        pairs=state.rules.pairs,
-        sides=state.side_of,
-        options=state.options,
-        deal_number=state.deal_index,
-        dealer=state.dealer if dealt else None,
-        phase=state.phase,
-        turn=state.to_move,
-        leader=state.leader if dealt else None,
-        hand=hand,
-        hand_sizes=tuple(len(h) for h in state.hands),
-        trick=trick,
-        tricks=tricks,
-        tricks_won=tuple(state.tricks_won),
-        points=tuple(state.points),
-        trump_suit=SUITS[state.trump] if dealt else None,
-        trump_card=CARDS[state.trump_card] if dealt else None,
-        trump_in_stock=state.trump_in_stock,
-        stock_size=state.stock_left,
-        cantes=tuple((s, SUITS[u], v) for s, u, v in state.cantes),
-        exchanges=tuple((s, CARDS[g], CARDS[t]) for s, g, t in state.exchanges),
-        cante_open=tuple(sorted(state.moment)),
-        bids=None if state.bids is None else tuple(state.bids),
-        hand_scores=None if state.hand_scores is None else tuple(state.hand_scores),
-        capote=None if state.capote_seat is None else (state.capote_seat, state.capote_made),
-        carry=None if state.carry is None else tuple(state.carry),
-        tute=state.tute,
-        last_trick=state.last_trick,
-        deal_winner=state.deal_winner,
-        tie_break=state.tie_break,
-        carries=state.carries,
-        score=tuple(state.score),
-        needs_deal=state.needs_deal,
-        game_over=state.over,
-        winner=tuple(winner) if isinstance(winner, list) else winner,
-        legal_actions=() if seat is None else tuple(state.legal_actions_for(seat)),
-    )

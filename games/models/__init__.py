@@ -9,7 +9,7 @@ nothing of the wing: they read the options' declaration (games/options.py) and t
 """
 
 from games.models.game import Deadline, Game, GameAction, GameAnalysis, GameSeat, Variant
-from games.models.live import ServerProcess, TableSocket, UserSocket
+from games.models.live import ServerProcess, TableSocket, UserSocket, forget_socket, note_socket
 from games.models.reports import Report
 from games.models.table import CancelProposal, ChatMessage, Invitation, Table, TableSeat
 
@@ -29,4 +29,6 @@ __all__ = [
     "TableSocket",
     "UserSocket",
     "Variant",
+    "forget_socket",
+    "note_socket",
 ]

@@ -1,7 +1,10 @@
 """Who is connected where: the daphne processes while they beat, and the sockets they hold."""
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from games.models.table import Table
 
@@ -51,3 +54,18 @@ class UserSocket(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} online"
+
+
+def note_socket(model: type[models.Model], *, channel_name: str, process_id: Any, **fields) -> None:
+    """A socket open in daphne process `process_id`, noted as a row of `model` (a table's, a
+    player's own or an arena's socket) with `fields`; its process is noted the first time.
+    Swept with its process when that stops beating."""
+    ServerProcess.objects.get_or_create(id=process_id, defaults={"last_seen": timezone.now()})
+    model.objects.update_or_create(
+        channel_name=channel_name, defaults={**fields, "process_id": process_id}
+    )
+
+
+def forget_socket(model: type[models.Model], *, channel_name: str) -> None:
+    """A socket closed: its row of `model` goes."""
+    model.objects.filter(pk=channel_name).delete()

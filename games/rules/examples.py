@@ -7,6 +7,9 @@ A record that breaks a rule makes the page fail loudly, never show a wrong examp
 
 Longer examples (a capote, the habanero deals that end on 100 and 101 points) are records in
 ``records/``, written once by ``python -m games.rules.make_records``.
+
+Over 400 lines: it is data: one short function per worked example of the rules pages, each a
+few cards and the record they make.
 """
 
 from __future__ import annotations

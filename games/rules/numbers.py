@@ -143,7 +143,7 @@ def _arena_numbers() -> dict[str, int]:
     """An arena's scoring (games/arenas/scoring.py) and its podium's shares of the pot
     (rankings/arena_pots.py), each share in percent of what the bank leaves."""
     from games.arenas.scoring import STREAK_FROM, WIN_POINTS, game_score
-    from rankings.arena_pots import PODIUM_SHARES
+    from rankings.selectors import PODIUM_SHARES
 
     return {
         "arena_win": WIN_POINTS,
@@ -166,7 +166,7 @@ ARENA_EXAMPLE_POT = 40  # a two-player arena's pot, its rounding leaving one chi
 def _arena_example() -> dict[str, int]:
     """A pot of two players paid out by the payout's own split: the bank's cut, the chip
     the rounding leaves, both prizes."""
-    from rankings.arena_pots import podium_split
+    from rankings.selectors import podium_split
     from rankings.services import BANK_CUT_PERCENT
 
     pot = ARENA_EXAMPLE_POT

@@ -10,7 +10,7 @@ from games import push, server
 from games.selectors import lobby_row_for, lobby_tables
 from games.sockets.base import JsonSocket, socket_ip, socket_language
 from games.table import matchmaking
-from games.table.refusals import TableError
+from games.table.refusals import LOG_IN, TableError
 
 
 class LobbyConsumer(JsonSocket):
@@ -62,7 +62,7 @@ class LobbyConsumer(JsonSocket):
             )
             return
         if self.user is None:
-            await self.send_error("login_required", _("Log in to do that."), request="play_now")
+            await self.send_error("login_required", LOG_IN, request="play_now")
             return
         try:
             table = await server.database(matchmaking.play_now)(

@@ -26,7 +26,7 @@ from games.sockets.base import (
 from games.table import presence, requests
 from games.table.frames import socket_state
 from games.table.permits import narrow
-from games.table.refusals import TableError
+from games.table.refusals import LOG_IN, TableError
 
 logger = logging.getLogger(__name__)
 
@@ -240,7 +240,7 @@ class TableConsumer(JsonSocket):
             await self.send_error("malformed", exc.message, request=request)
             return
         if self.user is None:
-            await self.send_error("login_required", _("Log in to do that."), request=request)
+            await self.send_error("login_required", LOG_IN, request=request)
             return
         try:
             if isinstance(parsed, requests.Hint):

@@ -22,7 +22,8 @@ from games.table import permits, record
 from games.table.clock import DEADLINE_FIELDS, clear_deadline
 from games.table.frames import broadcast
 from games.table.play import table_after_game
-from games.table.room import Room, locked_room, require_user
+from games.table.refusals import require_user
+from games.table.room import Room, locked_room
 from rankings.services import chips_refund
 
 

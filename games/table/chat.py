@@ -17,8 +17,8 @@ from games import push
 from games.models import ChatMessage
 from games.table import permits
 from games.table.frames import chat_json
-from games.table.refusals import TableError
-from games.table.room import locked_room, require_user
+from games.table.refusals import TableError, require_user
+from games.table.room import locked_room
 
 CHAT_BURST = 5  # messages a user may post ...
 CHAT_WINDOW = timedelta(seconds=10)  # ... within this time

@@ -44,10 +44,6 @@ MOVE = ("count", "view", "deadline", "explain")
 LIVE = ("seats", "deadline", "cancel")
 
 
-def utc(moment: Any) -> str:
-    return moment.isoformat().replace("+00:00", "Z")
-
-
 def seat_json(seat: TableSeat) -> dict[str, Any]:
     """A taken seat: a player's username, or a robot: its level's registry name (`robot`) and
     its seat's own name (`name`, games/robot_names.py)."""
@@ -119,7 +115,7 @@ def chat_json(message: ChatMessage) -> dict[str, Any]:
         "id": message.pk,
         "user": message.user.username,
         "text": message.text,
-        "at": utc(message.created_at),
+        "at": push.utc(message.created_at),
     }
 
 
@@ -139,7 +135,7 @@ def game_live(room: Room) -> dict[str, Any]:
         deadline = {
             "kind": game.deadline_kind,
             "seat": game.deadline_seat,
-            "at": utc(game.deadline_at),
+            "at": push.utc(game.deadline_at),
             "seconds": round(max(0.0, (game.deadline_at - now).total_seconds()), 1),
         }
     cancel = None
@@ -148,7 +144,7 @@ def game_live(room: Room) -> dict[str, Any]:
         voters = [gs.user_id for gs in seats if gs.user_id is not None and not gs.abandoned]
         cancel = {
             "by": names.get(proposal.proposed_by_id),
-            "expires_at": utc(proposal.expires_at),
+            "expires_at": push.utc(proposal.expires_at),
             "seconds": round(max(0.0, (proposal.expires_at - now).total_seconds()), 1),
             "accepted": [names[u] for u in proposal.accepted if u in names],
             "waiting": [names[u] for u in voters if u not in proposal.accepted],

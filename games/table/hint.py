@@ -21,8 +21,8 @@ from games.bots import StrongBot
 from games.engine import SeatView
 from games.models import Table
 from games.table import permits
-from games.table.refusals import TableError
-from games.table.room import read_room, require_user
+from games.table.refusals import TableError, require_user
+from games.table.room import read_room
 
 # The robot's time to think, wall clock: the expert level's.
 HINT_BUDGET_MS = 1000.0

@@ -35,7 +35,8 @@ from games.table.guests import refuse_guest
 from games.table.options import clean_table_options
 from games.table.play import start_game
 from games.table.practice import DEFAULT_LEVEL
-from games.table.room import Room, locked_room, require_user
+from games.table.refusals import require_user
+from games.table.room import Room, locked_room
 from games.table.seating import seat_robots, table_create, table_sit
 
 # How long a "Play now" player who chose robots waits for people first.

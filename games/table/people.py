@@ -24,7 +24,15 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from accounts.selectors import friends_of
 from games import push
-from games.models import Invitation, ServerProcess, Table, TableSeat, TableSocket, UserSocket
+from games.models import (
+    Invitation,
+    Table,
+    TableSeat,
+    TableSocket,
+    UserSocket,
+    forget_socket,
+    note_socket,
+)
 from games.table.refusals import TableError
 
 
@@ -94,15 +102,11 @@ def table_invitations(*, table: Table, seats: list[TableSeat]) -> list[dict[str,
 
 
 def user_socket_open(*, user: User, channel_name: str, process_id: Any) -> None:
-    now = timezone.now()
-    ServerProcess.objects.get_or_create(id=process_id, defaults={"last_seen": now})
-    UserSocket.objects.update_or_create(
-        channel_name=channel_name, defaults={"user": user, "process_id": process_id}
-    )
+    note_socket(UserSocket, channel_name=channel_name, process_id=process_id, user=user)
 
 
 def user_socket_close(*, channel_name: str) -> None:
-    UserSocket.objects.filter(pk=channel_name).delete()
+    forget_socket(UserSocket, channel_name=channel_name)
 
 
 def friends_status(*, user: User) -> list[dict[str, Any]]:

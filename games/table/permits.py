@@ -35,8 +35,8 @@ from accounts.models import User
 from accounts.selectors import are_friends, can_chat
 from games.models import Game, Invitation, Table
 from games.table.guests import GUEST_REQUESTS, is_guest, refuse_guest
-from games.table.refusals import TableError
-from games.table.room import Room, require_user
+from games.table.refusals import TableError, require_user
+from games.table.room import Room
 from rankings.selectors import chips_balance
 
 PLAYING = Table.Status.PLAYING

@@ -18,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -28,15 +27,12 @@ from games.engine.cards import SUITS
 from games.engine.rulebook import cante_value
 from games.feats import game_feats
 from games.models import Game, GameSeat, Table, TableSeat
-from games.table import permits, record
+from games.table import game_over, permits, record
 from games.table.clock import DEADLINE_FIELDS, clear_deadline, schedule
 from games.table.frames import MOVE, broadcast
-from games.table.refusals import TableError, illegal, malformed
-from games.table.room import Room, keep_on_commit, locked_room, require_user
+from games.table.refusals import TableError, illegal, malformed, require_user
+from games.table.room import Room, keep_on_commit, locked_room
 from rankings.services import InsufficientChips, SeatResult, chips_stake, game_result_submit
-
-# Sent once a finished game's end is committed, with its `game_id`.
-game_over = Signal()
 
 
 def _take_stakes(*, game: Game, seats: list[TableSeat]) -> None:

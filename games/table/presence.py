@@ -26,11 +26,21 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import push
-from games.models import Game, GameAction, GameSeat, ServerProcess, Table, TableSeat, TableSocket
+from games.models import (
+    Game,
+    GameAction,
+    GameSeat,
+    ServerProcess,
+    Table,
+    TableSeat,
+    TableSocket,
+    note_socket,
+)
 from games.table import permits
 from games.table.clock import reschedule
 from games.table.frames import broadcast, table_summary
-from games.table.room import Room, locked_room, require_user
+from games.table.refusals import require_user
+from games.table.room import Room, locked_room
 from games.table.seating import unseat
 
 
@@ -137,11 +147,8 @@ def table_socket_open(
     table = Table.objects.select_related("master").filter(pk=table_id).first()
     if table is None:
         return None
-    now = timezone.now()
-    ServerProcess.objects.get_or_create(id=process_id, defaults={"last_seen": now})
-    TableSocket.objects.update_or_create(
-        channel_name=channel_name,
-        defaults={"table": table, "user": user, "process_id": process_id},
+    note_socket(
+        TableSocket, channel_name=channel_name, process_id=process_id, table=table, user=user
     )
     seats = TableSeat.objects.filter(table=table, user=user)
     seat = seats.values_list("seat", flat=True).first()

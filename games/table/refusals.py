@@ -106,6 +106,9 @@ MESSAGES: dict[Refusal, Promise] = {
 }
 
 
+LOG_IN = _("Log in to do that.")
+
+
 class TableError(Exception):
     """A refused request: `code` is one of docs/protocol.md's error codes, `message` a
     translatable sentence, `rule` a RULES.md section or None, `field` an option name or None."""
@@ -118,6 +121,13 @@ class TableError(Exception):
         self.message = message
         self.rule = rule
         self.field = field
+
+
+def require_user(user: Any) -> Any:
+    """`user`, when logged in: every request at a table, an arena or the lobby needs one."""
+    if user is None or not user.is_authenticated:
+        raise TableError("login_required", LOG_IN)
+    return user
 
 
 def illegal(refusal: IllegalAction) -> TableError:

@@ -25,7 +25,8 @@ from games.table import permits
 from games.table.frames import broadcast
 from games.table.permits import open_offer
 from games.table.play import start_game
-from games.table.room import Room, locked_room, require_user
+from games.table.refusals import require_user
+from games.table.room import Room, locked_room
 
 
 def _everyone_in(room: Room, accepted: list[int], by: User) -> bool:

@@ -196,12 +196,6 @@ class Room:
         return game_seat
 
 
-def require_user(user: User | None) -> User:
-    if user is None or not user.is_authenticated:
-        raise TableError("login_required", _("Log in to do that."))
-    return user
-
-
 def _table_id(table_id: Any) -> int:
     if not isinstance(table_id, int) or isinstance(table_id, bool):
         raise TableError("unknown_table", _("There is no such table."))

@@ -31,8 +31,8 @@ from games.table.guests import refuse_guest
 from games.table.options import clean_table_options, table_options
 from games.table.people import notify_invited
 from games.table.play import start_game
-from games.table.refusals import TableError
-from games.table.room import Room, locked_room, require_user
+from games.table.refusals import TableError, require_user
+from games.table.room import Room, locked_room
 from rankings.selectors import chips_balance
 
 

@@ -11,7 +11,6 @@ from games.robot_names import robot_label, robot_name
 from games.views.table_strings import TABLE_STRINGS, all_cards
 from rankings import selectors as rankings_selectors
 from rankings.services import BANK_CUT_PERCENT
-from rankings.trophies import BY_CODE
 
 
 def game_detail(request, pk: int):
@@ -154,7 +153,10 @@ def game_awards(request, pk: int):
                 "rating": None
                 if rating is None
                 else {"shown": rating.shown, "change": f"{rating.change:+d}"},
-                "trophies": [str(BY_CODE[code].name) for code in trophies.get(seat.user_id, [])],
+                "trophies": [
+                    str(rankings_selectors.trophy(code).name)
+                    for code in trophies.get(seat.user_id, [])
+                ],
             }
         )
     awarded = rankings_selectors.game_awarded(game_id=game.pk)

@@ -10,6 +10,7 @@ from channels.db import database_sync_to_async as sync_to_async
 
 from games.arenas import services
 from games.arenas.models import ArenaPlayer
+from games.table.refusals import TableError
 from tests.accounts.factories import UserFactory
 from tests.games.arenas import finished_arena, habanero_arena
 from tests.games.live import WAIT, open_socket
@@ -58,7 +59,7 @@ async def test_join_and_pause_over_the_arena_socket_reach_every_watcher():
         pass  # the pause's push comes first
     assert frame["code"] == "malformed"
     assert await sync_to_async(lambda: ArenaPlayer.objects.get(user=alice).paused)()
-    with pytest.raises(services.ArenaError):
+    with pytest.raises(TableError):
         await sync_to_async(services.arena_pause)(arena_id=arena.pk, user=bob)
     for socket in (watcher, player):
         await socket.disconnect()

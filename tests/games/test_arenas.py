@@ -14,6 +14,7 @@ from games.arenas.models import Arena, ArenaGame, ArenaPlayer, ArenaResult
 from games.arenas.pairing import Waiting, arena_pair, tables_from
 from games.arenas.scoring import arena_game_score, game_score
 from games.models import Game, GameSeat, Table, TableSeat
+from games.table.refusals import TableError
 from rankings.models import ChipAccount, ChipTransfer, TrophyAward
 from rankings.selectors import chips_balance, ledger_mismatches, ledger_totals
 from tests.accounts.factories import UserFactory
@@ -123,13 +124,13 @@ def test_an_arena_pairs_scores_with_a_streak_ends_and_pays_its_podium_once():
 def test_joining_is_refused_without_the_entry_outside_the_band_or_once_closing():
     poor, rated, late = UserFactory(chips=10), UserFactory(chips=1000), UserFactory(chips=1000)
     arena = habanero_arena(entry=50)
-    with pytest.raises(services.ArenaError, match="50 chips"):
+    with pytest.raises(TableError, match="50 chips"):
         services.arena_join(arena_id=arena.pk, user=poor)
     banded = habanero_arena(rating_min=1200)
-    with pytest.raises(services.ArenaError, match="1200"):
+    with pytest.raises(TableError, match="1200"):
         services.arena_join(arena_id=banded.pk, user=rated)
     closing = habanero_arena(starts_at=timezone.now() - timedelta(minutes=9, seconds=30))
-    with pytest.raises(services.ArenaError):
+    with pytest.raises(TableError):
         services.arena_join(arena_id=closing.pk, user=late)
     assert not ArenaPlayer.objects.exists() and chips_balance(user=poor) == 10
 
