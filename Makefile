@@ -88,7 +88,7 @@ format: install-dev
 	$(VENV)/bin/ruff check --fix .
 
 ## make bench: benchmarks that print their figures (ratios against a baseline in the same run).
-## The load tool (bench/load.py) needs PostgreSQL and Redis: it plays each number of tables
+## The load tool (bench/tools/load/) needs PostgreSQL and Redis: it plays each number of tables
 ## of LOAD_TABLES in turn for LOAD_SECONDS, on LOAD_DAPHNES daphne processes.
 LOAD_TABLES ?= 25,50,100,200
 LOAD_SECONDS ?= 30
@@ -96,16 +96,16 @@ LOAD_DAPHNES ?= 2
 bench: install-dev
 	$(PY) -m bench
 	@if [ -n "$$REDIS_URL" ] && [[ "$$DATABASE_URL" == postgres* ]]; then \
-	  $(PY) -m bench.load --tables $(LOAD_TABLES) --seconds $(LOAD_SECONDS) \
+	  $(PY) -m bench.tools.load --tables $(LOAD_TABLES) --seconds $(LOAD_SECONDS) \
 	    --daphnes $(LOAD_DAPHNES); \
 	else echo '{"bench": "load", "skipped": "set DATABASE_URL (PostgreSQL) and REDIS_URL"}'; fi
 
 ## make deploy-check: the production topology on this machine, checked end to end through
-## Debian's nginx (installed if missing) with deploy/'s files: see bench/deploy_check.py.
+## Debian's nginx (installed if missing) with deploy/'s files: see bench/tools/deploy_check/.
 ## Needs PostgreSQL (DATABASE_URL, by default the local one); starts its own Redis.
 deploy-check: install-dev messages
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/tute} $(PY) -m bench.deploy_check
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/tute} $(PY) -m bench.tools.deploy_check
 
 ## make mutation: mutation testing of the engine's rules (slow: run it in the background).
 # mutmut goes to .mutmut-lib, apart from .venv: see requirements-mutation.txt for why. The

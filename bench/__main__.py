@@ -7,15 +7,15 @@ at a time, as a random player would). A ratio moves only when our code does.
     python -m bench [--seconds S] [--arena-games N] [--moves N] [--no-live]
                                [--endgames N] [--think-games N] [--only leaderboards]
 
-The exact solver (bench/solver_bench.py) is timed on a fixed set of 200 endgames, the
+The exact solver (bench/benchmarks/solver_bench.py) is timed on a fixed set of 200 endgames, the
 engine-walking solver of before against the one on the search core, in the same run.
 
-Live play (bench/live_bench.py) is timed against a real daphne over real WebSockets: from
+Live play (bench/benchmarks/live_bench.py) is timed against a real daphne over real WebSockets: from
 a card sent to the update received by every other seat of a 4-player table, median and 99th
 percentile over 200 moves, beside a bare Channels echo app's fan-out measured in the same run.
 
 With BENCH_DATABASE_URL pointing at a PostgreSQL database filled by
-`python -m bench.rankings_data` (100,000 players, 1,000,000 games), it also times each
+`python -m bench.tools.rankings_data` (100,000 players, 1,000,000 games), it also times each
 leaderboard page against a bare Django view served by the same test client in the same run.
 """
 
@@ -166,7 +166,7 @@ def leaderboard_bench(database_url: str, runs: int) -> list[dict]:
 
     from rankings.models import BoardRow, GameResult
 
-    settings.ROOT_URLCONF = "bench.bench_urls"
+    settings.ROOT_URLCONF = "bench.support.bench_urls"
     settings.DEBUG = False  # no query log growing in memory
     games = GameResult.objects.count()
     # A player halfway down the all-time board: their rank is the costliest to count.
@@ -281,17 +281,17 @@ def main() -> None:
                 {
                     "bench": "leaderboard",
                     "skipped": "set BENCH_DATABASE_URL to a database filled by "
-                    "`python -m bench.rankings_data`",
+                    "`python -m bench.tools.rankings_data`",
                 }
             )
         )
     if not args.no_live:
-        from bench.live_bench import live_bench
-        from bench.timers_bench import timers_bench
+        from bench.benchmarks.live_bench import live_bench
+        from bench.benchmarks.timers_bench import timers_bench
 
         for line in live_bench(args.moves):
             print(json.dumps(line))
-        from bench.move_cost import move_cost
+        from bench.benchmarks.move_cost import move_cost
 
         # A move's own CPU in the server, in-process, in units of the baseline too.
         print(json.dumps(move_cost(baseline_plies_per_s=base)))
@@ -302,7 +302,7 @@ def main() -> None:
         result = strong_bench(table, args.seconds)
         result["ratio_to_baseline"] = round(result["playouts_per_s"] / base, 4)
         print(json.dumps(result))
-    from bench.solver_bench import solver_bench, think_bench
+    from bench.benchmarks.solver_bench import solver_bench, think_bench
 
     if args.endgames:
         # Old solver against new on the same endgames, one after the other.

@@ -9,7 +9,7 @@ round trips in a row, and every other table of the process waited behind them.
 PUBLISH commands, received by the other processes exactly as before.
 
 It reaches into the layer's shard connection (`_lock`, `_ensure_redis`, `_redis`) as
-channels-redis 4.3.0 has it (pinned in requirements.txt); tests/games/test_layer_faults.py
+channels-redis 4.3.0 has it (pinned in requirements.txt); tests/games/sockets/test_layer_faults.py
 and the socket tests run it against the real Redis.
 """
 

@@ -1,9 +1,9 @@
 """The exact solver as it was first written: alpha-beta that walks the engine's own states.
 
 :mod:`.solver` now searches on the bit-mask core (:mod:`.core`); this module stays as the
-reference it is measured against (``python -m bench.solver_bench``, old code against new in
-one run) and for the positions the core does not hold (a card left to draw or exchange, a
-pocha bid to make), where the new solver hands the search to it.
+reference it is measured against (``python -m bench.benchmarks.solver_bench``, old code
+against new in one run) and for the positions the core does not hold (a card left to draw or
+exchange, a pocha bid to make), where the new solver hands the search to it.
 
 Once the stock of 2-player tute or habanero is empty, a seat knows every card: its own
 hand, the cards played, and so the other hand (:func:`~games.engine.inference.known_cards`).

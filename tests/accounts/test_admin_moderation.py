@@ -9,9 +9,9 @@ from django.utils import timezone
 
 from accounts.models import ModerationAction
 from accounts.moderators import moderator_permissions
-from tests.accounts.factories import ModeratorFactory, StaffUserFactory, UserFactory
-from tests.accounts.moderation import USERS, act, logged
-from tests.accounts.moderation import moderator_fixture as moderator_fixture
+from tests.support.factories import ModeratorFactory, StaffUserFactory, UserFactory
+from tests.support.moderation import USERS, act, logged
+from tests.support.moderation import moderator_fixture as moderator_fixture
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ import pytest
 from django.utils import timezone
 
 from accounts.services import user_ban
-from tests.accounts.factories import UserFactory
-from tests.accounts.moderation import USERS, act, messages_after
-from tests.accounts.moderation import moderator_fixture as moderator_fixture
+from tests.support.factories import UserFactory
+from tests.support.moderation import USERS, act, messages_after
+from tests.support.moderation import moderator_fixture as moderator_fixture
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ import pytest
 from accounts.models import Friendship
 from accounts.selectors import are_friends, friends_of
 from accounts.services import FriendshipError, friend_accept, friend_request
-from tests.accounts.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

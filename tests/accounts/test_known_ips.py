@@ -3,7 +3,7 @@ import pytest
 from accounts.models import KnownIP
 from accounts.selectors import known_ips, shared_ips
 from accounts.services import KNOWN_IPS_KEPT, user_ip_record
-from tests.accounts.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

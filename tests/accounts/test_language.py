@@ -6,7 +6,7 @@ import re
 import pytest
 
 from accounts.models import User
-from tests.accounts.factories import PASSWORD, UserFactory
+from tests.support.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 

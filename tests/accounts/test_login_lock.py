@@ -10,7 +10,7 @@ import pytest
 from allauth.core.internal.ratelimit import parse_rates
 from django.conf import settings
 
-from tests.accounts.factories import PASSWORD, UserFactory
+from tests.support.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tests.accounts.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

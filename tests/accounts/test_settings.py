@@ -8,7 +8,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.selectors import can_chat
 from accounts.services import user_mute
-from tests.accounts.factories import ModeratorFactory, UserFactory
+from tests.support.factories import ModeratorFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.test import override_settings
 from accounts.models import KnownIP, User
 from accounts.services import user_ban
 from rankings.selectors import chips_balance
-from tests.accounts.factories import PASSWORD, ModeratorFactory, UserFactory
+from tests.support.factories import PASSWORD, ModeratorFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -10,20 +10,7 @@ from hypothesis import strategies as st
 
 from games.bots import IllegalBotChoice, bot_action, bot_names, get_bot, seat_to_act
 from games.engine import CARDS, Action, new_game
-
-CONFIGS = [
-    {"variant": "tute", "players": 2, "stock_play": "free"},
-    {"variant": "tute", "players": 2, "stock_play": "follow_trump"},
-    {"variant": "tute", "players": 2, "stock_play": "strict", "rounds": 2},
-    {"variant": "tute", "players": 3},
-    {"variant": "tute", "players": 4},
-    {"variant": "tute", "players": 4, "pairs": False},
-    {"variant": "tute", "players": 4, "allow_tute": False, "rounds": 2},
-    {"variant": "habanero", "points_to_win": 2},
-    {"variant": "pocha", "players": 2},
-    {"variant": "pocha", "players": 3},
-    {"variant": "pocha", "players": 4},
-]
+from tests.support.bots import CONFIGS
 
 
 def _ids(config: dict) -> str:

@@ -5,54 +5,22 @@ from __future__ import annotations
 import ast
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from games.bots import get_bot
 from games.bots.base import bot_play
-from games.engine import GameState, IllegalAction, InvalidRecord, SeatView, from_record, new_game
-from games.engine.cards import CARD_TEXT
-
-from .helpers import seats_to_act
-from .test_bots_legal import CONFIGS
+from games.engine import SeatView, new_game
+from tests.support.bots import (
+    CONFIGS,
+    SpyBot,
+    card_texts,
+    hidden_cards,
+    reshuffle_hidden,
+    seats_to_act,
+)
 
 BOTS_DIR = Path(__file__).resolve().parents[2] / "games" / "bots"
-
-
-class SpyBot:
-    """Wraps a robot and keeps every view it was given."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.views: list[SeatView] = []
-
-    def choose(self, view: SeatView):
-        self.views.append(view)
-        return self.inner.choose(view)
-
-
-def card_texts(data: Any) -> set[str]:
-    """Every card written anywhere in a view's JSON data."""
-    if isinstance(data, dict):
-        return set().union(*(card_texts(v) for v in data.values())) if data else set()
-    if isinstance(data, list):
-        return set().union(*(card_texts(v) for v in data)) if data else set()
-    return {data} if isinstance(data, str) and data in CARD_TEXT else set()
-
-
-def hidden_cards(state: GameState, seat: int) -> set[str]:
-    """Cards the seat must not see: other hands (bar public ones), stock, undealt cards."""
-    view = state.view(seat)
-    public = {str(view.trump_card)} | {str(took) for _, _, took in view.exchanges}
-    deal = state.record_deals()[-1][0]
-    others = {str(c) for s in range(state.n) if s != seat for c in state.hand(s)}
-    if state.rules.has_stock:
-        undrawn = {CARD_TEXT[c] for c in state.stock}  # not yet drawn, face down
-    else:
-        undrawn = {str(c) for c in deal.stock}  # pocha's undealt cards
-    return (others | undrawn) - public - {str(c) for c in view.hand}
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(map(str, c.values())))
@@ -67,29 +35,6 @@ def test_robots_get_only_their_own_view(config: dict) -> None:
         assert isinstance(view, SeatView)
         assert view.seat == seat
         assert not card_texts(view.to_dict()) & hidden
-
-
-def reshuffle_hidden(state: GameState, seat: int, rng: random.Random) -> GameState | None:
-    """The same game with the cards ``seat`` cannot see dealt differently among the
-    other hands, the stock and the undealt cards; None if no such deal replays legally."""
-    record = state.to_record()
-    deal = record["deals"][-1]
-    shown = {v for a in deal["actions"] for k, v in a.items() if isinstance(v, str)}
-    shown |= {deal["trump_card"], str(state.view(seat).trump_card)}
-    hidden = sorted(hidden_cards(state, seat) - shown)
-    for _ in range(30):
-        moved = hidden[:]
-        rng.shuffle(moved)
-        swap = dict(zip(hidden, moved, strict=True))
-        deal["hands"] = [[swap.get(c, c) for c in h] for h in deal["hands"]]
-        deal["stock"] = [swap.get(c, c) for c in deal["stock"]]
-        try:
-            return from_record(record)
-        except (IllegalAction, InvalidRecord):
-            inverse = {v: k for k, v in swap.items()}
-            deal["hands"] = [[inverse.get(c, c) for c in h] for h in deal["hands"]]
-            deal["stock"] = [inverse.get(c, c) for c in deal["stock"]]
-    return None
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(map(str, c.values())))

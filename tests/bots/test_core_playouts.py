@@ -11,8 +11,7 @@ import pytest
 
 from games.bots.base import seat_to_act
 from games.bots.strong import StrongBot
-
-from .test_core_agrees import CONFIGS, walk
+from tests.support.core import CONFIGS, walk
 
 
 def _values(view: Any, core: bool, epsilon: float) -> list[list[float]]:

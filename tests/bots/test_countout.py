@@ -14,8 +14,7 @@ from games.bots.heuristic import choose_card
 from games.bots.knowledge import Knowledge
 from games.engine import GameState, new_game
 from games.engine.cards import CARDS
-
-from .helpers import position
+from tests.support.bots import position
 
 TUTE4 = {"variant": "tute", "players": 4}
 

@@ -12,8 +12,7 @@ from games.bots import HeuristicBot, get_bot, seat_to_act
 from games.bots.heuristic import capote_is_sure, expected_tricks
 from games.bots.knowledge import Knowledge
 from games.engine import Action, GameState, new_game
-
-from .helpers import position
+from tests.support.bots import position
 
 TUTE4 = {"variant": "tute", "players": 4}
 bot = HeuristicBot()

@@ -19,10 +19,16 @@ from games.bots.heuristic import HeuristicBot
 from games.bots.sampler import NoWorld, WorldSampler
 from games.engine import GameState, SeatView, new_game
 from games.engine.cards import caballo, deck_for, rey
-
-from .helpers import play_out, position, seats_to_act
-from .test_bots_legal import CONFIGS
-from .test_bots_view_only import SpyBot, card_texts, hidden_cards, reshuffle_hidden
+from tests.support.bots import (
+    CONFIGS,
+    SpyBot,
+    card_texts,
+    hidden_cards,
+    play_out,
+    position,
+    reshuffle_hidden,
+    seats_to_act,
+)
 
 
 def _ids(config: dict) -> str:

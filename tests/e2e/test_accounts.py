@@ -5,11 +5,11 @@ import re
 import time
 
 import pytest
-from django.db import connections
 
 from accounts.models import User
 from rankings.selectors import chips_balance
-from tests.accounts.factories import PASSWORD, UserFactory
+from tests.support.browser import in_db, log_in
+from tests.support.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -26,26 +26,6 @@ def emailed_link(log, timeout=60.0) -> str:
             return match.group(1)
         time.sleep(0.05)
     raise AssertionError(f"no confirmation email in the log:\n{log.read_text()[-2000:]}")
-
-
-def in_db(query):
-    """Run ORM code while Playwright's loop runs in this thread, then close its connection.
-
-    With a running event loop, Django keys connections by context rather than by thread, so
-    the connection opened here is not the test's own and would outlive the test database.
-    """
-    try:
-        return query()
-    finally:
-        connections.close_all()
-
-
-def log_in(page, base, login, password=PASSWORD):
-    page.goto(base + "/accounts/login/")
-    page.fill('input[name="login"]', login)
-    page.fill('input[name="password"]', password)
-    page.get_by_role("button", name="Sign In").click()
-    page.wait_for_load_state()
 
 
 def test_sign_up_confirm_email_log_out_and_back_in(page, daphne_server, daphne_server_log):

@@ -11,7 +11,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.services import user_ban, user_mute
-from tests.accounts.factories import PASSWORD, ModeratorFactory, UserFactory
+from tests.support.factories import PASSWORD, ModeratorFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,8 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.analysis import game_analysis_compute
-from tests.accounts.factories import UserFactory
-from tests.games.analysis_helpers import finished_game
+from tests.support.analysis import finished_game
+from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

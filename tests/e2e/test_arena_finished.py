@@ -13,9 +13,9 @@ from games.arenas import services
 from games.arenas.models import Arena, ArenaPlayer
 from games.arenas.pairing import arena_pair
 from games.arenas.scoring import arena_game_score
-from tests.accounts.factories import UserFactory
-from tests.e2e.test_table import ARTIFACTS, no_sideways_scroll
-from tests.games.arenas import habanero_arena, play_out, present, running_games
+from tests.support.arenas import habanero_arena, play_out, present, running_games
+from tests.support.browser import ARTIFACTS, no_sideways_scroll
+from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,16 +11,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from bench.arena_client import ArenaPlayer, short_arena
-from bench.client import session_cookie
+from bench.support.arena_client import ArenaPlayer, short_arena
+from bench.support.client import session_cookie
 from games.arenas.models import Arena
 from games.arenas.models import ArenaPlayer as Joined
-from tests.accounts.factories import UserFactory
 from tests.conftest import kept_daphne
-from tests.e2e.test_accounts import in_db, log_in
-from tests.e2e.test_practice import NEXT_STEP
-from tests.e2e.test_table import ARTIFACTS, no_sideways_scroll, take_step
-from tests.e2e.waits import until
+from tests.support.browser import ARTIFACTS, NEXT_STEP, in_db, log_in, no_sideways_scroll, take_step
+from tests.support.factories import UserFactory
+from tests.support.waits import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

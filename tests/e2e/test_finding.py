@@ -10,37 +10,23 @@ from games.models import Game, Table
 from games.table import seating
 from games.table.people import invitation_decline
 from games.table.play import game_start
-from tests.accounts.factories import UserFactory
-from tests.e2e.test_accounts import in_db, log_in
-from tests.e2e.test_moderation import in_thread
-from tests.e2e.test_practice import NEXT_STEP
-from tests.e2e.test_table import ARTIFACTS, ENABLED_CARDS, no_sideways_scroll, take_step
-from tests.e2e.waits import until
-from tests.games.test_finding import finish
+from tests.support.browser import (
+    ARTIFACTS,
+    ENABLED_CARDS,
+    NEXT_STEP,
+    VIEWPORTS,
+    browser_page,
+    in_db,
+    in_thread,
+    log_in,
+    shot,
+    take_step,
+)
+from tests.support.factories import UserFactory
+from tests.support.play import finish
+from tests.support.waits import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-VIEWPORTS = {"phone": {"width": 375, "height": 812}, "desktop": {"width": 1280, "height": 800}}
-
-
-# The elements that reach past the viewport's right edge, innermost first: what to fix.
-TOO_WIDE = """() => [...document.querySelectorAll('body *')]
-  .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('[hidden]'))
-  .map(e => `${e.tagName}#${e.id}.${e.className}`).slice(0, 8)"""
-
-
-def shot(page, name: str, size: str) -> None:
-    """A screenshot to look at, of a page that fits the width."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"finding-{name}-{size}.png"), full_page=True)
-    assert no_sideways_scroll(page), f"{name} too wide at {size}: {page.evaluate(TOO_WIDE)}"
-
-
-def browser_page(browser, size: str):
-    context = browser.new_context(viewport=VIEWPORTS[size], locale="en-GB")
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    return context, page
 
 
 @pytest.mark.parametrize("size", VIEWPORTS)

@@ -6,10 +6,8 @@ as the page draws it, in the viewer's language."""
 import pytest
 
 from games.table import seating
-from tests.accounts.factories import ModeratorFactory, UserFactory
-from tests.e2e.test_accounts import in_db
-from tests.e2e.test_moderation import in_thread
-from tests.e2e.test_table import ARTIFACTS
+from tests.support.browser import ARTIFACTS, in_db, in_thread
+from tests.support.factories import ModeratorFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -5,11 +5,9 @@ player whose chat box says until when and why, then comes back by itself.
 
 Screenshots are kept in test-artifacts/ for a person to look at."""
 
-import threading
 from datetime import UTC, timedelta
 
 import pytest
-from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -19,33 +17,14 @@ from games.models import Game, Report, Table
 from games.table import chat, play, seating
 from rankings.selectors import chips_balance
 from rankings.services import game_result_award
-from tests.accounts.factories import PASSWORD, ModeratorFactory, UserFactory
-from tests.e2e.test_accounts import in_db, log_in
-from tests.e2e.test_table import ARTIFACTS, no_sideways_scroll
-from tests.rankings.awards import finish_game
+from tests.support.awards import finish_game
+from tests.support.browser import ARTIFACTS, in_db, in_thread, log_in, no_sideways_scroll
+from tests.support.factories import PASSWORD, ModeratorFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1280, "height": 800}
-
-
-def in_thread(work):
-    """Run ORM and service code in a thread of its own: services push to the channel layer
-    through async_to_sync, which Playwright's running event loop forbids in this thread."""
-    results: list = []
-
-    def run():
-        try:
-            results.append(work())
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    assert results, "the work failed in its thread"
-    return results[0]
 
 
 def moderator_page(browser, base: str):

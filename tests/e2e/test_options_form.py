@@ -7,10 +7,9 @@ import pytest
 
 from games.models import Table
 from games.table.frames import table_summary
-from tests.accounts.factories import UserFactory
-from tests.e2e.test_accounts import in_db, log_in
-from tests.e2e.test_table import ARTIFACTS, no_sideways_scroll
-from tests.e2e.waits import until
+from tests.support.browser import ARTIFACTS, in_db, log_in, no_sideways_scroll
+from tests.support.factories import UserFactory
+from tests.support.waits import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -5,7 +5,7 @@ import pytest
 from django.db import connections
 from playwright.sync_api import expect
 
-from tests.accounts.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -6,24 +6,11 @@ process)."""
 import pytest
 
 from games.models import Game, GameSeat
-from tests.accounts.factories import UserFactory
-from tests.e2e.test_accounts import in_db, log_in
-from tests.e2e.test_table import ARTIFACTS, no_sideways_scroll, take_step
-from tests.e2e.waits import until
+from tests.support.browser import ARTIFACTS, NEXT_STEP, in_db, log_in, no_sideways_scroll, take_step
+from tests.support.factories import UserFactory
+from tests.support.waits import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-# What the player may do now, read from the page as they would see it.
-NEXT_STEP = """() => {
-  const shown = (el) => el && !el.hidden && !el.closest('[hidden]');
-  const heading = document.querySelector('#summary h2');
-  if (shown(heading) && heading.textContent === 'Game over') return 'over';
-  if (document.querySelector('#actions button:not([disabled])')) return 'action';
-  if (document.querySelector('#hand button.playable:not([disabled])')) return 'card';
-  const next = document.getElementById('next-deal');
-  if (shown(next) && !next.disabled) return 'deal';
-  return null;
-}"""
 
 
 def test_a_player_plays_a_practice_game_against_three_robots_to_the_end(page, quick_daphne):

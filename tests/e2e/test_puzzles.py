@@ -11,9 +11,9 @@ from playwright.sync_api import expect
 from games.puzzles.mining import action_key
 from games.puzzles.services import rate
 from rankings.rating_math import MODEL, shown_value
-from tests.accounts.factories import UserFactory
-from tests.e2e.test_accounts import in_db, log_in
-from tests.puzzles.mined import mine_games
+from tests.support.browser import in_db, log_in
+from tests.support.factories import UserFactory
+from tests.support.mined import mine_games
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -3,8 +3,8 @@
 import pytest
 
 from rankings.services import game_result_award
-from tests.accounts.factories import UserFactory
-from tests.rankings.awards import finish_game
+from tests.support.awards import finish_game
+from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +38,7 @@ def test_switching_boards_swaps_the_board_in_place_and_updates_the_address(page,
 
 
 def test_the_rating_boards_fit_a_phone_and_switch_kind_in_place(browser, daphne_server):
-    from tests.e2e.test_table import ARTIFACTS, no_sideways_scroll
+    from tests.support.browser import ARTIFACTS, no_sideways_scroll
 
     ana, beto = UserFactory(username="ana", chips=500), UserFactory(username="beto", chips=500)
     for _game in range(10):

@@ -15,10 +15,15 @@ from games.table.record import game_state
 from rankings.models import GameResult
 from rankings.services import game_result_award, game_result_exclude
 from rankings.tasks import award_sweep
-from tests.accounts.factories import ModeratorFactory, UserFactory
-from tests.e2e.test_accounts import in_db
-from tests.e2e.test_table import ARTIFACTS, alicia_and_bruno, no_sideways_scroll, open_tute_for_two
-from tests.rankings.awards import finish_game
+from tests.support.awards import finish_game
+from tests.support.browser import (
+    ARTIFACTS,
+    alicia_and_bruno,
+    in_db,
+    no_sideways_scroll,
+    open_tute_for_two,
+)
+from tests.support.factories import ModeratorFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -3,119 +3,25 @@ deal by clicking their cards (and the keyboard once), against a real daphne."""
 
 import random
 import re
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from bench.processes import ROOT
 from games.models import Game, Table
-from tests.accounts.factories import UserFactory
-from tests.e2e.test_accounts import in_db, log_in
-from tests.e2e.waits import until
+from tests.support.browser import (
+    ARTIFACTS,
+    ENABLED_ACTIONS,
+    ENABLED_CARDS,
+    alicia_and_bruno,
+    drawn_count,
+    in_db,
+    no_sideways_scroll,
+    open_tute_for_two,
+    take_one_turn,
+    wait_for_count_above,
+)
+from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-ARTIFACTS = Path(ROOT) / "test-artifacts"
-ENABLED_CARDS = "#hand button.playable:not([disabled])"
-ENABLED_ACTIONS = "#actions button:not([disabled])"
-
-
-def drawn_count(page) -> int:
-    return int(page.locator("#table-app").get_attribute("data-count") or -1)
-
-
-def drawn_version(page) -> int:
-    return int(page.locator("#table-app").get_attribute("data-version") or -1)
-
-
-def take_step(page, step: str) -> str | None:
-    """Take a player's next step on the table page: the first action offered ("action"), the
-    first card they may play ("card") or the next deal ("deal"), and wait until the page drew
-    what followed or an error. The action's label, when the step was one. (The table's
-    version, not the action count: a deal is a new version but no action, and after it the
-    player may be the one to lead.)"""
-    before = drawn_version(page)
-    label = None
-    if step == "action":
-        button = page.locator(ENABLED_ACTIONS).first
-        label = button.inner_text()
-        button.click()
-    elif step == "card":
-        page.locator(ENABLED_CARDS).first.click()
-    else:
-        deal_unless_dealt(page, before)
-    until(
-        page,
-        """(before) => Number(document.getElementById('table-app').dataset.version) > before
-            || !!document.querySelector('#error:not([hidden])')""",
-        arg=before,
-    )
-    return label
-
-
-# What the next-deal step finds: the deal made already, or its button there to press.
-DEAL_OR_DEALT = """(before) => {
-  if (Number(document.getElementById('table-app').dataset.version) > before) return 'dealt';
-  const next = document.getElementById('next-deal');
-  return next && !next.hidden && !next.closest('[hidden]') && !next.disabled ? 'press' : null;
-}"""
-
-
-def deal_unless_dealt(page, before: int, tries: int = 10) -> None:
-    """Press "next deal", unless another player (a protocol client deals at once) or the
-    deal's timer dealt first: then its button went, and there is nothing left to press."""
-    for _ in range(tries):
-        if until(page, DEAL_OR_DEALT, arg=before) == "dealt":
-            return
-        try:
-            page.locator("#next-deal").click(timeout=3_000)
-            return
-        except PlaywrightTimeoutError:
-            continue  # it went meanwhile: look again
-    raise AssertionError("the next deal's button never took a click")
-
-
-def wait_for_count_above(page, count: int) -> None:
-    until(
-        page,
-        "(count) => Number(document.getElementById('table-app').dataset.count) > count",
-        arg=count,
-    )
-
-
-def no_sideways_scroll(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
-
-
-def check_only_legal_cards_are_offered(page) -> None:
-    """On a player's turn the cards they may not play are dimmed and marked disabled (they
-    only say why when tapped)."""
-    disabled = page.locator("#hand button[aria-disabled=true]")
-    dimmed = page.locator("#hand button.illegal")
-    assert disabled.count() == dimmed.count()
-    for i in range(dimmed.count()):
-        opacity = dimmed.nth(i).evaluate("b => Number(getComputedStyle(b).opacity)")
-        assert opacity < 0.5
-
-
-def take_one_turn(page, rng: random.Random, clicked: list[str]) -> bool:
-    """Click one of this player's announcement buttons (a cante, the exchange) when there
-    is one, else one of the cards they may play. False when they have nothing to do."""
-    actions = page.locator(ENABLED_ACTIONS)
-    cards = page.locator(ENABLED_CARDS)
-    if not actions.count() and not cards.count():
-        return False
-    before = drawn_count(page)
-    if actions.count():
-        button = actions.nth(rng.randrange(actions.count()))
-        clicked.append(button.inner_text())
-        button.click()
-    else:
-        check_only_legal_cards_are_offered(page)
-        cards.nth(rng.randrange(cards.count())).click()
-    wait_for_count_above(page, before)
-    return True
 
 
 def play_by_keyboard(page) -> None:
@@ -153,29 +59,6 @@ def chat(bruno, alicia) -> None:
     line = alicia.locator("#chat-log li").last
     line.get_by_text("<b>¡Suerte!</b> & <i>olé</i>").wait_for()
     assert line.locator("b, i").count() == 0
-
-
-def alicia_and_bruno(browser, base: str, **bruno_options):
-    """Alicia logged in a desktop-wide window, bruno in a phone-wide one."""
-    alicia_context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
-    bruno_context = browser.new_context(
-        locale="en-US", viewport={"width": 375, "height": 800}, **bruno_options
-    )
-    alicia, bruno = alicia_context.new_page(), bruno_context.new_page()
-    for page, name in ((alicia, "alicia"), (bruno, "bruno")):
-        page.set_default_timeout(15_000)
-        log_in(page, base, name)
-    return alicia, bruno
-
-
-def open_tute_for_two(page, base: str) -> int:
-    """Open a 2-player tute table from the lobby; its id."""
-    page.goto(base + "/tables/")
-    page.locator("#id_variant").select_option("tute")
-    page.locator("#id_players").select_option("2")
-    page.get_by_role("button", name="Open the table").click()
-    page.wait_for_url(re.compile(r"/tables/\d+/$"))
-    return int(page.url.rstrip("/").rsplit("/", 1)[1])
 
 
 def test_two_players_open_join_and_play_a_whole_deal(browser, daphne_server):

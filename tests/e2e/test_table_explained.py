@@ -10,10 +10,7 @@ import pytest
 
 from games.engine import new_game
 from games.table.explain import dimmed_reason, score_sheet, trick_explained
-from tests.e2e.test_accounts import log_in
-from tests.e2e.test_table import ARTIFACTS
-from tests.e2e.test_table_frames import Relay
-from tests.e2e.test_table_phone import PHONE, practice
+from tests.support.browser import ARTIFACTS, PHONE, Relay, log_in, practice
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,61 +11,24 @@ import re
 import pytest
 
 from games.engine import from_record
-from tests.accounts.factories import UserFactory
-from tests.e2e.test_accounts import in_db, log_in
-from tests.e2e.test_table import (
+from tests.support.browser import (
     ARTIFACTS,
     ENABLED_CARDS,
+    Relay,
     alicia_and_bruno,
     drawn_count,
+    in_db,
+    log_in,
     open_tute_for_two,
     take_one_turn,
     wait_for_count_above,
 )
-from tests.games.live import stored_record
+from tests.support.factories import UserFactory
+from tests.support.live import stored_record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-TABLE_SOCKET = re.compile(r"/ws/tables/\d+/$")
 SUITS = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
-
-
-class Relay:
-    """Between a page and its table socket. `edit(frame)` may change each frame from the
-    server (None drops it); `keep(message)` says whether a message of the page goes on to the
-    server. It keeps what went each way, and sends the page frames of its own."""
-
-    def __init__(self, page, *, edit=lambda frame: frame, keep=lambda message: True):
-        self.edit, self.keep = edit, keep
-        self.to_page: list[dict] = []
-        self.from_page: list[dict] = []
-        self.route = None
-        page.route_web_socket(TABLE_SOCKET, self._open)
-
-    def _open(self, route) -> None:
-        self.route = route
-        server = route.connect_to_server()
-
-        def from_page(message) -> None:
-            self.from_page.append(json.loads(message))
-            if self.keep(self.from_page[-1]):
-                server.send(message)
-
-        def to_page(message) -> None:
-            frame = self.edit(json.loads(message))
-            if frame is not None:
-                self.send(frame)
-
-        route.on_message(from_page)
-        server.on_message(to_page)
-
-    def send(self, frame: dict) -> None:
-        self.to_page.append(frame)
-        self.route.send(json.dumps(frame))
-
-    @property
-    def version(self) -> int:
-        return max(f["version"] for f in self.to_page if f["type"] in ("state", "update"))
 
 
 def seat_view(table_id: int, seat: int) -> dict:

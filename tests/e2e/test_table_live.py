@@ -8,9 +8,8 @@ import re
 import pytest
 
 from games.models import Game, Table
-from tests.accounts.factories import UserFactory
-from tests.e2e.test_accounts import in_db
-from tests.e2e.test_table import ARTIFACTS, alicia_and_bruno, open_tute_for_two
+from tests.support.browser import ARTIFACTS, alicia_and_bruno, in_db, open_tute_for_two
+from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,11 +11,9 @@ import pytest
 from games.models import Game, Table
 from games.table import seating
 from games.table.record import game_state
-from tests.accounts.factories import UserFactory
-from tests.e2e.test_accounts import in_db, log_in
-from tests.e2e.test_finding import VIEWPORTS, browser_page, shot
-from tests.e2e.test_moderation import in_thread
-from tests.games.test_finding import finish
+from tests.support.browser import VIEWPORTS, browser_page, in_db, in_thread, log_in, shot
+from tests.support.factories import UserFactory
+from tests.support.play import finish
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

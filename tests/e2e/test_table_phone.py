@@ -5,21 +5,22 @@ screen; no page is wider than the screen, the summaries in French and Spanish in
 Screenshots of each variant at 375×812 and 1280×800 go to test-artifacts/."""
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from games.models import Table
-from games.table.seating import table_practice
-from tests.accounts.factories import UserFactory
-from tests.e2e.test_accounts import in_db, log_in
-from tests.e2e.test_table import ARTIFACTS, ENABLED_ACTIONS, ENABLED_CARDS
-from tests.e2e.waits import until
+from tests.support.browser import (
+    ARTIFACTS,
+    ENABLED_ACTIONS,
+    ENABLED_CARDS,
+    PHONE,
+    log_in,
+    practice,
+)
+from tests.support.waits import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1280, "height": 800}
 
 # What the player may do now, and what of a turn is off screen, read in one call. A part is
@@ -84,15 +85,6 @@ DUTIES = (
     "You cannot follow suit, so you must play a trump when you have one.",
 )
 TAKEN = re.compile(r"(You take|(Robot \w+) takes) the trick(, (\d+) points)?\.")
-
-
-def practice(username: str, **options) -> Table:
-    user = in_db(lambda: UserFactory(username=username))
-    values = {"robot_level": "random", "move_time": 60, **options}
-    # In a thread of its own: the service pushes through async_to_sync, which Playwright's
-    # running loop forbids in this one.
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(in_db, lambda: table_practice(master=user, options=values)).result()
 
 
 def count(page) -> int:

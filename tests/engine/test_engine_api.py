@@ -20,7 +20,7 @@ from games.engine import (
     new_game,
 )
 from games.engine.cards import DECK_36
-from tests.engine.engine_helpers import play_all, position, random_game
+from tests.support.engine import play_all, position, random_game
 
 
 def test_cards_rank_from_the_as_down_to_the_two_in_every_suit():

@@ -6,7 +6,7 @@ In every position seat 0 leads the 1O and wins the first trick: the others hold 
 from __future__ import annotations
 
 from games.engine import Action
-from tests.engine.engine_helpers import kinds, play, play_all, position, refusal
+from tests.support.engine import kinds, play, play_all, position, refusal
 
 PAIRS = {"players": 4, "pairs": True}
 ALONE = {"players": 4, "pairs": False}

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from games.engine import Action, GameState, IllegalAction, Refusal, new_game
-from tests.engine.engine_helpers import (
+from tests.support.engine import (
     build_deal,
     kinds,
     leader_wins_trick,

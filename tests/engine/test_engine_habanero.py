@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import Action, GameState, from_record
-from tests.engine.engine_helpers import play, position, random_game, refusal, rich_deal
+from tests.support.engine import play, position, random_game, refusal, rich_deal
 
 HABANERO = {"variant": "habanero"}
 

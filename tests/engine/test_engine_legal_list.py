@@ -20,7 +20,7 @@ from games.engine import CARDS, Action, GameState, IllegalAction, Refusal
 from games.engine.cards import SUIT_OF, SUITS
 from games.engine.refusals import MALFORMED
 from games.engine.rulebook import beats
-from tests.engine.engine_helpers import leader_wins_trick, position, replay, rich_deal
+from tests.support.engine import leader_wins_trick, position, replay, rich_deal
 
 TABLES = [
     {"variant": "tute", "players": 2, "stock_play": "free"},

@@ -18,7 +18,7 @@ from games.engine.options import (
     Options,
     options_that_apply,
 )
-from tests.engine.engine_helpers import random_game
+from tests.support.engine import random_game
 
 GAMES = [(variant, players) for variant, allowed in PLAYERS_ALLOWED.items() for players in allowed]
 

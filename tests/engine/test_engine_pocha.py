@@ -6,7 +6,7 @@ import random
 
 from games.engine import Action, GameState, deal_cards
 from games.engine.options import Options
-from tests.engine.engine_helpers import build_deal, play, plays, position, random_game, refusal
+from tests.support.engine import build_deal, play, plays, position, random_game, refusal
 
 POCHA2 = {"variant": "pocha", "players": 2}
 

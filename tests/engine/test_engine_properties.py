@@ -12,7 +12,7 @@ from games.engine import IllegalAction, from_record
 from games.engine.actions import PLAYS
 from games.engine.cards import CARD_TEXT, POINTS_OF, SUIT_OF, deck_for
 from games.engine.replay import replay
-from tests.engine.engine_helpers import random_game
+from tests.support.engine import random_game
 
 TABLES = [
     {"variant": "tute", "players": 2},

@@ -9,8 +9,8 @@ import pytest
 
 from games.engine import Action, IllegalAction, MalformedAction, Refusal, from_record
 from games.engine.refusals import MALFORMED
-from tests.engine.engine_helpers import random_game
-from tests.engine.refusal_positions import POSITIONS
+from tests.support.engine import random_game
+from tests.support.refusal_positions import POSITIONS
 
 
 def test_every_kind_of_refusal_has_a_real_position():

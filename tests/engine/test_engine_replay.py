@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.engine.engine_helpers import replay
+from tests.support.engine import replay
 
 RECORDS = Path(__file__).resolve().parent / "records"
 
@@ -255,7 +255,7 @@ def test_a_deal_after_an_unfinished_deal_is_invalid(tmp_path):
 
 
 def test_a_deal_after_the_game_ended_is_invalid(tmp_path):
-    from tests.engine.engine_helpers import random_game
+    from tests.support.engine import random_game
 
     state = random_game({"variant": "tute", "players": 3}, 5)
     record = state.to_record()
@@ -279,7 +279,7 @@ def test_a_deal_by_the_wrong_dealer_is_invalid(tmp_path):
 
 
 def test_a_finished_game_replays_to_its_result(tmp_path):
-    from tests.engine.engine_helpers import random_game
+    from tests.support.engine import random_game
 
     state = random_game({"variant": "habanero", "points_to_win": 2}, 8)
     status, out = replay(tmp_path, state.to_record())

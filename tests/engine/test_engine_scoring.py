@@ -8,7 +8,7 @@ import pytest
 
 from games.engine import GameState, deal_cards, new_game
 from games.engine.options import Options
-from tests.engine.engine_helpers import random_game
+from tests.support.engine import random_game
 
 
 def finished_deals(options, seeds, **kw):

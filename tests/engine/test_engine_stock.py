@@ -7,7 +7,7 @@ wins every trick while seat 1 throws losing cards, so the test controls who draw
 from __future__ import annotations
 
 from games.engine import Action
-from tests.engine.engine_helpers import kinds, leader_wins_trick, play, plays, position, refusal
+from tests.support.engine import kinds, leader_wins_trick, play, plays, position, refusal
 
 TWO = {"players": 2}
 

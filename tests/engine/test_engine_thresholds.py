@@ -15,8 +15,8 @@ import random
 import pytest
 
 from games.engine.rulebook import DEAL_POINTS, HABANERO_OVER, wins_over
-from tests.engine.engine_helpers import random_game
-from tests.engine.threshold_events import (
+from tests.support.engine import random_game
+from tests.support.threshold_events import (
     CAPOTE_IN_A_MANO_DE_VUELTA,
     EVENTS,
     OVER_MID_FIRST_DEAL,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from games.engine import Action, GameState, deal_cards
 from games.engine.options import Options
-from tests.engine.engine_helpers import play, play_all, plays, position, refusal
+from tests.support.engine import play, play_all, plays, position, refusal
 
 ALONE = {"players": 4, "pairs": False}
 PAIRS = {"players": 4, "pairs": True}

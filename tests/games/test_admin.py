@@ -12,8 +12,8 @@ from games.models import Game, Table
 from games.table import chat, play, refusals, seating
 from rankings.models import ChipTransfer
 from rankings.selectors import chips_balance, ledger_totals
-from tests.accounts.factories import ModeratorFactory, StaffUserFactory, UserFactory
-from tests.accounts.moderation import messages_after
+from tests.support.factories import ModeratorFactory, StaffUserFactory, UserFactory
+from tests.support.moderation import messages_after
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,8 @@ import games.tasks as tasks_module
 from games.analysis import game_analysis_compute, player_accuracy_by_kind
 from games.models import Game, GameAnalysis
 from games.tasks import analyse_game
-from tests.accounts.factories import UserFactory
-
-from .analysis_helpers import finished_game
+from tests.support.analysis import finished_game
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 PLAYOUTS = 24  # per decision, no clock: the same analysis on a loaded machine
@@ -103,7 +102,7 @@ def test_the_end_of_a_game_queues_its_analysis_on_commit(
 ):
     """The finishing transaction queues the analysis once it commits; the task then finds
     a finished game and analyses it."""
-    from tests.games.test_game_end import play_to_the_end, seated
+    from tests.support.play import play_to_the_end, seated
 
     table, users = seated({"variant": "habanero", "points_to_win": 1}, 2)
     queued = []

@@ -9,7 +9,7 @@ from django.utils import translation
 
 from games.engine import Action, IllegalAction, Refusal, new_game
 from games.table.refusals import MESSAGES, translate_engine_error
-from tests.engine.refusal_positions import POSITIONS
+from tests.support.refusal_positions import POSITIONS
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 

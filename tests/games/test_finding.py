@@ -1,6 +1,7 @@
 """Finding a game (issue #23): the lobby as each player sees it, practice and guests, "Play
-now" under a crowd, the rematch, the practice hint, invitations and friends. Against the real
-PostgreSQL and Redis; "Play now"'s crowd over real sockets to a real daphne."""
+now" under a crowd, the rematch and the practice hint (invitations and friends are in
+test_invitations.py). Against the real PostgreSQL and Redis; "Play now"'s crowd over real
+sockets to a real daphne."""
 
 from __future__ import annotations
 
@@ -14,46 +15,20 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import friend_accept, friend_request
-from bench.client import connect
-from games.models import Game, Invitation, Table, TableSeat, TableSocket
+from bench.support.client import connect
+from games.models import Game, Table, TableSeat, TableSocket
 from games.selectors import lobby_tables
-from games.table import guests, hint, matchmaking, people, practice, rematch, robots, seating
-from games.table.play import game_act, game_next_deal, game_start
-from games.table.record import game_state
+from games.table import guests, hint, matchmaking, practice, rematch, seating
+from games.table.play import game_start
 from games.table.refusals import TableError
 from rankings.models import GameResult
-from tests.accounts.factories import UserFactory
-from tests.games.live import WAIT, open_socket, robots_play_first, session_cookie, table_socket
-from tests.games.test_socket_faults import current
+from tests.support.factories import UserFactory
+from tests.support.live import WAIT, robots_play_first, session_cookie, table_socket
+from tests.support.play import current, finish
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 PROCESS = "00000000-0000-0000-0000-000000000023"
-
-
-def two_players() -> tuple[User, User]:
-    return UserFactory(chips=1000), UserFactory(chips=1000)
-
-
-def finish(table_id: int, user: User) -> None:
-    """Play the table's game to its end: each player seat its first legal action, the robots
-    on their timers, `user` dealing the next deal."""
-    while True:
-        game = Table.objects.get(pk=table_id).game
-        if game.status != Game.Status.PLAYING:
-            return
-        state = game_state(game=game)
-        if state.needs_deal:
-            game_next_deal(table_id=table_id, user=user)
-            continue
-        seat = next(n for n in range(state.rules.players) if state.view(n).legal_actions)
-        game_seat = game.seats.get(seat=seat)
-        if game_seat.user is None:
-            later = timezone.now() + timedelta(minutes=5)
-            robots.game_timer_fire(game_id=game.pk, count=game.action_count, now=later)
-            continue
-        action = state.view(seat).legal_actions[0]
-        game_act(table_id=table_id, user=game_seat.user, action=action.to_dict())
 
 
 # --- The lobby ---------------------------------------------------------------------------
@@ -339,136 +314,3 @@ async def test_a_hint_is_refused_at_a_table_with_people_and_given_in_practice(se
     assert frame["count"] == state["count"]
     assert frame["action"] in state["game"]["view"]["legal_actions"]
     await socket.disconnect()
-
-
-# --- Invitations and friends ---------------------------------------------------------------
-
-
-@pytest.mark.asyncio
-async def test_an_invitation_reaches_the_invited_players_own_socket_at_once():
-    alicia, bruno = await sync_to_async(
-        lambda: (UserFactory(chips=1000), UserFactory(chips=1000))
-    )()
-    me = await open_socket("/ws/me/", bruno)
-    assert await me.receive_json_from(timeout=WAIT) == {"type": "invitations", "count": 0}
-    table = await sync_to_async(seating.table_create)(
-        master=alicia, options={"variant": "habanero", "private": True}
-    )
-    await sync_to_async(seating.table_invite)(
-        table_id=table.pk, user=alicia, username=bruno.username
-    )
-    assert await me.receive_json_from(timeout=WAIT) == {"type": "invitations", "count": 1}
-    await sync_to_async(seating.table_sit)(table_id=table.pk, user=bruno)
-    assert await me.receive_json_from(timeout=WAIT) == {"type": "invitations", "count": 0}
-    rows = await sync_to_async(
-        lambda: people.table_invitations(table=table, seats=list(table.seats.all()))
-    )()
-    assert rows == [{"user": bruno.username, "state": "accepted"}]
-    await me.disconnect()
-
-
-def test_declining_an_invitation_tells_the_master_and_accepting_seats(client):
-    alicia, bruno, carmen = (UserFactory(chips=1000) for _ in range(3))
-    table = seating.table_create(master=alicia, options={"variant": "tute", "players": 3})
-    for name in (bruno.username, carmen.username):
-        seating.table_invite(table_id=table.pk, user=alicia, username=name)
-    client.force_login(bruno)
-    page = client.get("/invitations/").content.decode()
-    assert "Accept and sit down" in page
-    invitation = Invitation.objects.get(user=bruno)
-    response = client.post("/invitations/", {"invitation": invitation.pk, "answer": "accept"})
-    assert response["Location"] == table.get_absolute_url()
-    client.force_login(carmen)
-    other = Invitation.objects.get(user=carmen)
-    client.post("/invitations/", {"invitation": other.pk, "answer": "decline"})
-    assert people.table_invitations(table=table, seats=list(table.seats.all())) == [
-        {"user": bruno.username, "state": "accepted"},
-        {"user": carmen.username, "state": "declined"},
-    ]
-    assert "No invitation is waiting" in client.get("/invitations/").content.decode()
-    # The master's table page reads the list again from its own address: hers alone.
-    url = f"/tables/{table.pk}/invited/"
-    assert client.get(url).status_code == 403
-    client.force_login(alicia)
-    listed = client.get(url).content.decode()
-    assert f"{bruno.username}: accepted" in listed and f"{carmen.username}: declined" in listed
-    client.logout()
-    assert client.get(url).status_code == 302
-    client.force_login(alicia)
-    assert client.get("/tables/999999/invited/").status_code == 404
-
-
-def test_the_friends_list_says_who_is_online_and_at_which_table(client):
-    alicia, bruno, carmen = (UserFactory(chips=1000) for _ in range(3))
-    for friend in (bruno, carmen):
-        friend_request(from_user=alicia, to_user=friend)
-        friend_accept(user=friend, requester=alicia)
-    table = seating.table_create(master=bruno, options={"variant": "habanero"})
-    from games.models import ServerProcess, UserSocket
-
-    process = ServerProcess.objects.create(
-        id="00000000-0000-0000-0000-000000000024", last_seen=timezone.now()
-    )
-    UserSocket.objects.create(channel_name="me-1", user=bruno, process=process)
-    rows = {row["user"].username: row for row in people.friends_status(user=alicia)}
-    assert rows[bruno.username]["online"] and rows[bruno.username]["table_id"] == table.pk
-    assert not rows[carmen.username]["online"] and rows[carmen.username]["table_id"] is None
-    mine = seating.table_create(master=alicia, options={"variant": "habanero"})
-    client.force_login(alicia)
-    page = client.get("/friends/").content.decode()
-    assert f'action="/tables/{mine.pk}/request/"' in page and "Watch" in page
-    assert "online" in page and "offline" in page
-
-
-@pytest.mark.asyncio
-async def test_the_lobby_is_told_as_someone_starts_and_stops_watching():
-    alicia, bruno = await sync_to_async(two_players)()
-    table = await sync_to_async(seating.table_create)(
-        master=alicia, options={"variant": "habanero"}
-    )
-    lobby = await open_socket("/ws/lobby/")
-    assert (await lobby.receive_json_from(timeout=WAIT))["tables"][0]["watchers"] == 0
-    watcher = (await table_socket(table.pk, bruno))[0]
-    frame = await lobby.receive_json_from(timeout=WAIT)
-    assert frame["type"] == "table" and frame["table"]["watchers"] == 1
-    await watcher.disconnect()
-    frame = await lobby.receive_json_from(timeout=WAIT)
-    assert frame["type"] == "table" and frame["table"]["watchers"] == 0
-    # The player seated there is no watcher.
-    player = (await table_socket(table.pk, alicia))[0]
-    await player.disconnect()
-    assert await lobby.receive_nothing(timeout=1)
-    await lobby.disconnect()
-
-
-@pytest.mark.asyncio
-async def test_the_invited_players_lobby_marks_the_table_at_once():
-    alicia, bruno = await sync_to_async(two_players)()
-    table = await sync_to_async(seating.table_create)(
-        master=alicia, options={"variant": "habanero", "private": True}
-    )
-    lobby = await open_socket("/ws/lobby/", bruno)
-    assert (await lobby.receive_json_from(timeout=WAIT))["tables"] == []  # not theirs to see
-    invite = sync_to_async(seating.table_invite)
-    await invite(table_id=table.pk, user=alicia, username=bruno.username)
-    frame = await lobby.receive_json_from(timeout=WAIT)
-    assert frame["type"] == "table" and frame["table"]["id"] == table.pk
-    assert frame["table"]["invited"] is True
-    await lobby.disconnect()
-
-
-def test_robots_chosen_beforehand_fill_the_seats_after_the_wait():
-    alicia, bruno = two_players()
-    table = matchmaking.play_now(user=alicia, variant="tute", robots=True)
-    matchmaking.play_now(user=bruno, variant="tute")
-    table.refresh_from_db()
-    assert table.robots_at is not None and table.status == Table.Status.OPEN
-    from games import timers
-
-    early = table.robots_at - timedelta(seconds=1)
-    assert timers.sweep(now=early)["filled"] == 0
-    assert timers.sweep(now=table.robots_at)["filled"] == 1
-    table.refresh_from_db()
-    assert table.status == Table.Status.PLAYING and not table.competitive
-    assert sorted(table.seats.exclude(robot="").values_list("seat", flat=True)) == [2, 3]
-    assert table.game.seats.filter(user__isnull=False).count() == 2

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from accounts.services import friend_accept, friend_request, user_ban
-from tests.accounts.factories import ModeratorFactory, StaffUserFactory, UserFactory
+from tests.support.factories import ModeratorFactory, StaffUserFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ from django.utils import timezone
 from games.models import Game
 from rankings.models import XpEvent
 from rankings.services import game_result_award, xp_award
-from tests.accounts.factories import UserFactory
-from tests.games.factories import GameFactory, GameSeatFactory
-from tests.rankings.awards import finish_game
+from tests.support.awards import finish_game
+from tests.support.factories import UserFactory
+from tests.support.game_factories import GameFactory, GameSeatFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from accounts.moderators import moderators_group_sync
 from games import reports
 from games.models import Report
 from games.table import chat, play, seating
-from tests.accounts.factories import ModeratorFactory, UserFactory
-from tests.accounts.moderation import messages_after
+from tests.support.factories import ModeratorFactory, UserFactory
+from tests.support.moderation import messages_after
 
 pytestmark = pytest.mark.django_db
 
@@ -212,7 +212,7 @@ def test_every_decision_goes_to_the_moderation_log(client, table, moderator, dec
 
 
 def test_staff_without_the_right_cannot_decide(client, table):
-    from tests.accounts.factories import StaffUserFactory
+    from tests.support.factories import StaffUserFactory
 
     report = reported(table)
     client.force_login(StaffUserFactory())

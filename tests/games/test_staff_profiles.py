@@ -3,8 +3,8 @@ no place in the player search."""
 
 import pytest
 
-from tests.accounts.factories import ModeratorFactory, UserFactory
-from tests.games.factories import GameSeatFactory
+from tests.support.factories import ModeratorFactory, UserFactory
+from tests.support.game_factories import GameSeatFactory
 
 pytestmark = pytest.mark.django_db
 

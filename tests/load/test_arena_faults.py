@@ -1,5 +1,5 @@
-"""The fault tool's arena run at a size that fits CI (bench/arena_faults.py; `python -m
-bench.arena_faults` runs it bigger): six players play an arena of a minute on two daphne
+"""The fault tool's arena run at a size that fits CI (bench/tools/arena_faults.py; `python -m
+bench.tools.arena_faults` runs it bigger): six players play an arena of a minute on two daphne
 processes while a daphne, the Celery worker and Redis are each killed and started again.
 Then the arena ended, no game was lost or scored twice, the pot was paid once and the chips
 ledger balances."""
@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from bench.arena_faults import run_arena_with_cluster
-from bench.processes import database_url
+from bench.support.processes import database_url
+from bench.tools.arena_faults import run_arena_with_cluster
 
 pytestmark = [
     pytest.mark.services,

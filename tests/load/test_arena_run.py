@@ -1,5 +1,5 @@
 """An arena played end to end over real sockets (issue #26): eight players, each a protocol
-client (bench/arena_client.py) playing random legal moves, join an arena of one-deal
+client (bench/support/arena_client.py) playing random legal moves, join an arena of one-deal
 habanero on a real daphne, with a real Celery worker and beat pairing and scoring. The arena
 is long enough for a slow machine; once every player has played the three games the test
 needs and a streak has doubled a score, its end is brought forward (as staff may shorten
@@ -15,16 +15,16 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from bench.arena_client import ArenaPlayer, short_arena
-from bench.client import session_cookie
-from bench.processes import child_env, database_url, free_port, start_daphne, stop
+from bench.support.arena_client import ArenaPlayer, short_arena
+from bench.support.client import session_cookie
+from bench.support.processes import child_env, database_url, free_port, start_daphne, stop
 from games.arenas.models import Arena, ArenaGame, ArenaResult
 from games.arenas.models import ArenaPlayer as Joined
 from games.arenas.scoring import game_score
 from games.models import Game, GameSeat
 from rankings.models import ChipAccount, ChipTransfer, GameResult, TrophyAward
 from rankings.selectors import ledger_mismatches, ledger_totals
-from tests.accounts.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = [
     pytest.mark.services,

@@ -1,4 +1,4 @@
-"""The production topology checked end to end (bench/deploy_check.py, `make deploy-check`)
+"""The production topology checked end to end (bench/tools/deploy_check/, `make deploy-check`)
 at a size that fits CI: Debian's nginx with the shipped site in front of two daphne
 processes, a Celery worker and beat, every client through nginx over TLS from an address of
 its own. A login limit of three failures instead of fifty."""
@@ -8,9 +8,10 @@ import shutil
 
 import pytest
 
-from bench.deploy_check import NGINX, checks
-from bench.faults import REDIS_SERVER
-from bench.processes import database_url
+from bench.support.processes import database_url
+from bench.tools.deploy_check.proxy import NGINX
+from bench.tools.deploy_check.run import checks
+from bench.tools.faults.cluster import REDIS_SERVER
 
 pytestmark = [
     pytest.mark.services,

@@ -1,5 +1,5 @@
-"""The fault run of issue #15 at a size that fits CI (bench/faults.py; `python -m
-bench.faults` runs it bigger): three tables play one-deal games over real WebSockets
+"""The fault run of issue #15 at a size that fits CI (bench/tools/faults/; `python -m
+bench.tools.faults` runs it bigger): three tables play one-deal games over real WebSockets
 while a daphne process, the Celery worker and Redis are each killed (SIGKILL) and started
 again during play. Then no game is lost, none is awarded twice, the chips ledger balances and
 every finished game's record replays to its stored result."""
@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.faults import REDIS_SERVER, run_with_cluster
-from bench.processes import database_url
+from bench.support.processes import database_url
+from bench.tools.faults.cluster import REDIS_SERVER
+from bench.tools.faults.run import run_with_cluster
 
 pytestmark = [
     pytest.mark.services,

@@ -1,11 +1,12 @@
-"""A tiny run of the load tool (bench/load.py) in the suite: two 4-player tables of
+"""A tiny run of the load tool (bench/tools/load/) in the suite: two 4-player tables of
 robots over real WebSockets to a real daphne, a few moves each; `make bench` runs it big."""
 
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
 
-from bench.load import make_tables, run_tables
-from tests.games.live import record_of
+from bench.tools.load.clients import run_tables
+from bench.tools.load.run import make_tables
+from tests.support.live import record_of
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

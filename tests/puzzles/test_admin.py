@@ -3,8 +3,8 @@
 import pytest
 
 from games.puzzles.models import Puzzle
-from tests.accounts.factories import ModeratorFactory
-from tests.puzzles.mined import mine_games
+from tests.support.factories import ModeratorFactory
+from tests.support.mined import mine_games
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,8 @@ from games.puzzles import tasks as puzzle_tasks
 from games.puzzles.mining import MIN_GAP, action_key
 from games.puzzles.models import MinedGame, Puzzle, PuzzleTheme
 from games.puzzles.store import games_unmined, puzzles_mine_game
-from tests.puzzles.games import stored_game
-from tests.puzzles.mined import mine_games, replay
+from tests.support.mined import mine_games, replay
+from tests.support.stored_games import stored_game
 from tute_site.celery import route_by_lane, slow_queue
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,7 @@ from django.test import Client
 from games.engine.cards import CARDS
 from games.puzzles.mining import action_key
 from games.puzzles.models import Puzzle
-from tests.puzzles.mined import mine_games, replay
+from tests.support.mined import mine_games, replay
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +99,7 @@ def right_upto(puzzle: Puzzle, step: int) -> int:
 
 
 def test_no_page_or_answer_of_any_stored_puzzle_shows_a_card_it_should_not():
-    from tests.accounts.factories import UserFactory
+    from tests.support.factories import UserFactory
 
     puzzles = mine_games()
     assert puzzles

@@ -10,9 +10,9 @@ from games.puzzles.mining import action_key
 from games.puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleRating
 from games.puzzles.services import rate
 from rankings.rating_math import MODEL, shown_value
-from tests.accounts.factories import UserFactory
-from tests.puzzles.games import stored_game
-from tests.puzzles.mined import mine_games
+from tests.support.factories import UserFactory
+from tests.support.mined import mine_games
+from tests.support.stored_games import stored_game
 
 pytestmark = pytest.mark.django_db
 

@@ -7,10 +7,10 @@ import pytest
 from accounts.models import ModerationAction
 from rankings.models import BoardRow, GameResult
 from rankings.services import NotOnAnyBoard, game_result_award, game_result_exclude
-from tests.accounts.factories import UserFactory
-from tests.accounts.moderation import logged, messages_after
-from tests.accounts.moderation import moderator_fixture as moderator_fixture
-from tests.rankings.awards import finish_game
+from tests.support.awards import finish_game
+from tests.support.factories import UserFactory
+from tests.support.moderation import logged, messages_after
+from tests.support.moderation import moderator_fixture as moderator_fixture
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,9 @@ from accounts.services import user_ip_record
 from rankings.models import ChipTransfer, LedgerEntry, XpEvent
 from rankings.selectors import chips_balance, ledger_totals
 from rankings.services import chips_adjust_by_moderator, xp_award
-from tests.accounts.factories import ModeratorFactory, UserFactory
-from tests.accounts.moderation import USERS, act, logged, messages_after
-from tests.accounts.moderation import moderator_fixture as moderator_fixture
+from tests.support.factories import ModeratorFactory, UserFactory
+from tests.support.moderation import USERS, act, logged, messages_after
+from tests.support.moderation import moderator_fixture as moderator_fixture
 
 pytestmark = pytest.mark.django_db
 

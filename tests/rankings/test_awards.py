@@ -12,8 +12,8 @@ from rankings.services import (
     game_result_submit,
 )
 from rankings.tasks import award_game, award_sweep
-from tests.accounts.factories import ModeratorFactory, UserFactory
-from tests.rankings.awards import finish_game
+from tests.support.awards import finish_game
+from tests.support.factories import ModeratorFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -16,11 +16,11 @@ import psycopg
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from bench.processes import ROOT, child_env, database_url, start_celery_worker, stop
+from bench.support.processes import ROOT, child_env, database_url, start_celery_worker, stop
 from rankings.models import ChipAccount, ChipTransfer, GameResult, Rating, RatingChange, XpEvent
 from rankings.selectors import chips_balance, ledger_mismatches, ledger_totals
-from tests.accounts.factories import UserFactory
-from tests.rankings.awards import finish_game
+from tests.support.awards import finish_game
+from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -1,11 +1,11 @@
-"""The benchmarks' data tool (bench/rankings_data.py) writes what the awards would have."""
+"""The benchmarks' data tool (bench/tools/rankings_data.py) writes what the awards would have."""
 
 import io
 
 import pytest
 from django.db.models import Sum
 
-from bench.rankings_data import make_bench_rankings
+from bench.tools.rankings_data import make_bench_rankings
 from rankings.models import BoardRow, GameResult, GameResultSeat
 from rankings.selectors import leaderboard, ledger_mismatches, ledger_totals
 

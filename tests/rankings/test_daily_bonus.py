@@ -9,8 +9,8 @@ from rankings.services import (
     chips_daily_bonus,
     chips_stake,
 )
-from tests.accounts.factories import UserFactory
-from tests.games.factories import GameFactory
+from tests.support.factories import UserFactory
+from tests.support.game_factories import GameFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from accounts.services import user_ban, user_unban
 from rankings.services import game_result_award
-from tests.accounts.factories import ModeratorFactory, UserFactory
-from tests.rankings.awards import finish_game
+from tests.support.awards import finish_game
+from tests.support.factories import ModeratorFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

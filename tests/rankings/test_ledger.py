@@ -16,8 +16,8 @@ from rankings.services import (
     chips_signup_grant,
     chips_stake,
 )
-from tests.accounts.factories import ModeratorFactory, UserFactory
-from tests.games.factories import GameFactory
+from tests.support.factories import ModeratorFactory, UserFactory
+from tests.support.game_factories import GameFactory
 
 pytestmark = pytest.mark.django_db
 

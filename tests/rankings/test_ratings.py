@@ -14,8 +14,8 @@ from rankings.rating_math import NEW, PROVISIONAL_GAMES, State, shown_value, win
 from rankings.ratings import ratings_window_roll
 from rankings.selectors import leaderboard
 from rankings.services import game_result_award, game_result_exclude, game_result_include
-from tests.accounts.factories import ModeratorFactory, UserFactory
-from tests.rankings.awards import finish_game
+from tests.support.awards import finish_game
+from tests.support.factories import ModeratorFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

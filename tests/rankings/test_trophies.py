@@ -7,8 +7,8 @@ from rankings.rating_math import shown_value
 from rankings.services import game_result_award, game_result_include
 from rankings.svg import trophy_icon_svg
 from rankings.trophies import TROPHIES
-from tests.accounts.factories import UserFactory
-from tests.rankings.awards import finish_game
+from tests.support.awards import finish_game
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

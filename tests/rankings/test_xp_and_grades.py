@@ -7,8 +7,8 @@ from rankings.models import XpEvent
 from rankings.selectors import player_standing, xp_history, xp_total
 from rankings.services import xp_award
 from rankings.xp import xp_for_game
-from tests.accounts.factories import UserFactory
-from tests.games.factories import GameFactory
+from tests.support.factories import UserFactory
+from tests.support.game_factories import GameFactory
 
 
 @pytest.mark.parametrize(

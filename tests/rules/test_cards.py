@@ -5,8 +5,7 @@ from django.template import Context, Template, TemplateSyntaxError
 from django.utils import translation
 
 from games.engine.cards import CARD_TEXT
-
-from .html import find
+from tests.support.html import find
 
 
 def render(source: str, lang: str = "en") -> str:

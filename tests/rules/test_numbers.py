@@ -14,8 +14,7 @@ from games.rules.examples import BUILT, load_record
 from games.rules.numbers import rule_numbers
 from rankings.services import BANK_CUT_PERCENT, pot_split
 from rankings.xp import XP_FOR_LOSER, XP_PER_EXTRA_DEAL, XP_PER_PLAYER, xp_for_game
-
-from .html import find
+from tests.support.html import find
 
 pytestmark = pytest.mark.django_db
 

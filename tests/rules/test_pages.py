@@ -3,9 +3,8 @@
 import pytest
 
 from games.rules.pages import PAGES
-from tests.accounts.factories import UserFactory
-
-from .html import find
+from tests.support.factories import UserFactory
+from tests.support.html import find
 
 pytestmark = pytest.mark.django_db
 

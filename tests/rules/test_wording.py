@@ -9,8 +9,7 @@ from games.engine.options import STOCK_PLAY
 from games.options import OPTION, OPTIONS
 from games.rules.examples import example
 from games.rules.pages import PAGES
-
-from .html import find
+from tests.support.html import find
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from django.urls.resolvers import RoutePattern
 from accounts.models import Friendship, User
 from accounts.validators import username_validator
 from games.table import chat, play, seating
-from tests.accounts.factories import ModeratorFactory, StaffUserFactory, UserFactory
+from tests.support.factories import ModeratorFactory, StaffUserFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from games import tasks
 from games.models import Game
 from games.table.seating import table_practice
 from games.tasks import sweep_timers
-from tests.accounts.factories import UserFactory
+from tests.support.factories import UserFactory
 
 
 def context(name: str) -> dict:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.test import Client, override_settings
 
-from tests.games.factories import GameFactory
+from tests.support.game_factories import GameFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@ import re
 import pytest
 from django.test import override_settings
 
-from tests.accounts.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

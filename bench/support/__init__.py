@@ -1,0 +1,1 @@
+"""What the tools and the test suite share: processes, the protocol's client, players."""

@@ -1,0 +1,113 @@
+"""`locked_room` is the only way to change a table: a spectator's socket changes nothing and
+takes no lock; a player of a running game comes in through the door; an arena's tables open
+and close through the wing, each change pushed and counted in the table's version."""
+
+import asyncio
+import random
+import threading
+
+import pytest
+from channels.db import database_sync_to_async as sync_to_async
+from django.db import connection, transaction
+
+from games.arenas.pairing import arena_pair
+from games.arenas.scoring import arena_game_score
+from games.models import Table
+from games.table import play, seating
+from tests.support.arenas import habanero_arena, joined, play_out, running_games
+from tests.support.factories import UserFactory
+from tests.support.live import WAIT, table_socket
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+class HeldLock:
+    """The table's row locked by another connection as the door locks it (another process's
+    change in flight) until `release()`."""
+
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        self.held, self.done = threading.Event(), threading.Event()
+        self.thread = threading.Thread(target=self._hold)
+
+    def _hold(self) -> None:
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update(no_key=True).get(pk=self.table_id)
+                self.held.set()
+                self.done.wait(WAIT)
+        finally:
+            connection.close()
+
+    def __enter__(self) -> "HeldLock":
+        self.thread.start()
+        assert self.held.wait(WAIT)
+        return self
+
+    def release(self) -> None:
+        self.done.set()
+        self.thread.join(WAIT)
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
+def running_table() -> tuple[Table, list]:
+    users = [UserFactory(chips=1000), UserFactory(chips=1000)]
+    table = seating.table_create(master=users[0], options={"variant": "habanero"})
+    seating.table_sit(table_id=table.pk, user=users[1])
+    play.game_start(table_id=table.pk, user=users[0])
+    return table, users
+
+
+@pytest.mark.asyncio
+async def test_a_spectator_connects_while_the_table_is_locked_and_a_player_waits_for_the_door():
+    table, users = await sync_to_async(running_table)()
+    spectator = await sync_to_async(UserFactory)(chips=1000)
+    with HeldLock(table.pk) as lock:
+        # The spectator's whole connect (the socket noted, the lobby told, the state read)
+        # needs no lock: it is answered while another change holds the table.
+        socket, first = await asyncio.wait_for(table_socket(table.pk, spectator), 20)
+        assert first["type"] == "state" and first["you"]["seat"] is None
+        assert first["may"]["sit"] is False and first["may"]["chat"] is True
+        # A player of the running game comes through the door: they wait for it.
+        player = asyncio.ensure_future(table_socket(table.pk, users[1]))
+        await asyncio.sleep(1.5)
+        assert not player.done()
+        await sync_to_async(lock.release)()
+        player_socket, player_first = await asyncio.wait_for(player, WAIT)
+    assert player_first["you"]["seat"] == 1 and player_first["game"]["view"]["hand"]
+    await socket.disconnect()
+    await player_socket.disconnect()
+
+
+def arena_table() -> tuple[Table, dict]:
+    users = [UserFactory(chips=1000), UserFactory(chips=1000)]
+    arena = habanero_arena()
+    joined(arena, users)
+    (table_id,) = arena_pair(arena_id=arena.pk)
+    return Table.objects.get(pk=table_id), {u.pk: u for u in users}
+
+
+@pytest.mark.asyncio
+async def test_an_arena_table_opens_and_closes_through_the_door_each_a_version_its_sockets_see():
+    table, users = await sync_to_async(arena_table)()
+    # Its start was pushed and counted like any other: the state says so.
+    assert table.version >= 1 and table.status == Table.Status.PLAYING
+    watcher = await sync_to_async(UserFactory)()
+    socket, first = await table_socket(table.pk, watcher)
+    assert first["version"] == table.version and first["game"]["status"] == "playing"
+    (game,) = await sync_to_async(lambda: running_games(table.arena_game.arena))()
+    await sync_to_async(play_out)(game, users, random.Random(5))
+    await sync_to_async(arena_game_score)(game_id=game.pk)
+    version, kinds = first["version"], []
+    while "closed" not in kinds:
+        frame = await socket.receive_json_from(timeout=WAIT)
+        assert frame["version"] == version + 1  # every change seen, none skipped
+        version = frame["version"]
+        kinds.append(frame["event"]["kind"])
+    assert frame["table"]["status"] == "closed"
+    assert not any(frame["may"].values())
+    closed = await sync_to_async(Table.objects.get)(pk=table.pk)
+    assert closed.status == Table.Status.CLOSED and closed.version == version
+    await socket.disconnect()

@@ -1,0 +1,288 @@
+"""Helpers shared by the tests (moved out of the test modules that first needed them)."""
+
+import json
+import random
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from django.db import connections
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from bench.support.processes import ROOT
+from games.models import Table
+from games.table.seating import table_practice
+from tests.support.factories import PASSWORD, UserFactory
+from tests.support.waits import until
+
+# From tests.e2e.test_table
+
+ARTIFACTS = Path(ROOT) / "test-artifacts"
+
+
+ENABLED_CARDS = "#hand button.playable:not([disabled])"
+
+
+ENABLED_ACTIONS = "#actions button:not([disabled])"
+
+
+def drawn_count(page) -> int:
+    return int(page.locator("#table-app").get_attribute("data-count") or -1)
+
+
+def drawn_version(page) -> int:
+    return int(page.locator("#table-app").get_attribute("data-version") or -1)
+
+
+def take_step(page, step: str) -> str | None:
+    """Take a player's next step on the table page: the first action offered ("action"), the
+    first card they may play ("card") or the next deal ("deal"), and wait until the page drew
+    what followed or an error. The action's label, when the step was one. (The table's
+    version, not the action count: a deal is a new version but no action, and after it the
+    player may be the one to lead.)"""
+    before = drawn_version(page)
+    label = None
+    if step == "action":
+        button = page.locator(ENABLED_ACTIONS).first
+        label = button.inner_text()
+        button.click()
+    elif step == "card":
+        page.locator(ENABLED_CARDS).first.click()
+    else:
+        deal_unless_dealt(page, before)
+    until(
+        page,
+        """(before) => Number(document.getElementById('table-app').dataset.version) > before
+            || !!document.querySelector('#error:not([hidden])')""",
+        arg=before,
+    )
+    return label
+
+
+# What the next-deal step finds: the deal made already, or its button there to press.
+DEAL_OR_DEALT = """(before) => {
+  if (Number(document.getElementById('table-app').dataset.version) > before) return 'dealt';
+  const next = document.getElementById('next-deal');
+  return next && !next.hidden && !next.closest('[hidden]') && !next.disabled ? 'press' : null;
+}"""
+
+
+def deal_unless_dealt(page, before: int, tries: int = 10) -> None:
+    """Press "next deal", unless another player (a protocol client deals at once) or the
+    deal's timer dealt first: then its button went, and there is nothing left to press."""
+    for _ in range(tries):
+        if until(page, DEAL_OR_DEALT, arg=before) == "dealt":
+            return
+        try:
+            page.locator("#next-deal").click(timeout=3_000)
+            return
+        except PlaywrightTimeoutError:
+            continue  # it went meanwhile: look again
+    raise AssertionError("the next deal's button never took a click")
+
+
+def wait_for_count_above(page, count: int) -> None:
+    until(
+        page,
+        "(count) => Number(document.getElementById('table-app').dataset.count) > count",
+        arg=count,
+    )
+
+
+def no_sideways_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+
+
+def check_only_legal_cards_are_offered(page) -> None:
+    """On a player's turn the cards they may not play are dimmed and marked disabled (they
+    only say why when tapped)."""
+    disabled = page.locator("#hand button[aria-disabled=true]")
+    dimmed = page.locator("#hand button.illegal")
+    assert disabled.count() == dimmed.count()
+    for i in range(dimmed.count()):
+        opacity = dimmed.nth(i).evaluate("b => Number(getComputedStyle(b).opacity)")
+        assert opacity < 0.5
+
+
+def take_one_turn(page, rng: random.Random, clicked: list[str]) -> bool:
+    """Click one of this player's announcement buttons (a cante, the exchange) when there
+    is one, else one of the cards they may play. False when they have nothing to do."""
+    actions = page.locator(ENABLED_ACTIONS)
+    cards = page.locator(ENABLED_CARDS)
+    if not actions.count() and not cards.count():
+        return False
+    before = drawn_count(page)
+    if actions.count():
+        button = actions.nth(rng.randrange(actions.count()))
+        clicked.append(button.inner_text())
+        button.click()
+    else:
+        check_only_legal_cards_are_offered(page)
+        cards.nth(rng.randrange(cards.count())).click()
+    wait_for_count_above(page, before)
+    return True
+
+
+def alicia_and_bruno(browser, base: str, **bruno_options):
+    """Alicia logged in a desktop-wide window, bruno in a phone-wide one."""
+    alicia_context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
+    bruno_context = browser.new_context(
+        locale="en-US", viewport={"width": 375, "height": 800}, **bruno_options
+    )
+    alicia, bruno = alicia_context.new_page(), bruno_context.new_page()
+    for page, name in ((alicia, "alicia"), (bruno, "bruno")):
+        page.set_default_timeout(15_000)
+        log_in(page, base, name)
+    return alicia, bruno
+
+
+def open_tute_for_two(page, base: str) -> int:
+    """Open a 2-player tute table from the lobby; its id."""
+    page.goto(base + "/tables/")
+    page.locator("#id_variant").select_option("tute")
+    page.locator("#id_players").select_option("2")
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+# From tests.e2e.test_accounts
+
+
+def in_db(query):
+    """Run ORM code while Playwright's loop runs in this thread, then close its connection.
+
+    With a running event loop, Django keys connections by context rather than by thread, so
+    the connection opened here is not the test's own and would outlive the test database.
+    """
+    try:
+        return query()
+    finally:
+        connections.close_all()
+
+
+def log_in(page, base, login, password=PASSWORD):
+    page.goto(base + "/accounts/login/")
+    page.fill('input[name="login"]', login)
+    page.fill('input[name="password"]', password)
+    page.get_by_role("button", name="Sign In").click()
+    page.wait_for_load_state()
+
+
+# From tests.e2e.test_practice
+
+# What the player may do now, read from the page as they would see it.
+NEXT_STEP = """() => {
+  const shown = (el) => el && !el.hidden && !el.closest('[hidden]');
+  const heading = document.querySelector('#summary h2');
+  if (shown(heading) && heading.textContent === 'Game over') return 'over';
+  if (document.querySelector('#actions button:not([disabled])')) return 'action';
+  if (document.querySelector('#hand button.playable:not([disabled])')) return 'card';
+  const next = document.getElementById('next-deal');
+  if (shown(next) && !next.disabled) return 'deal';
+  return null;
+}"""
+
+
+# From tests.e2e.test_moderation
+
+
+def in_thread(work):
+    """Run ORM and service code in a thread of its own: services push to the channel layer
+    through async_to_sync, which Playwright's running event loop forbids in this thread."""
+    results: list = []
+
+    def run():
+        try:
+            results.append(work())
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    assert results, "the work failed in its thread"
+    return results[0]
+
+
+# From tests.e2e.test_table_frames
+
+TABLE_SOCKET = re.compile(r"/ws/tables/\d+/$")
+
+
+class Relay:
+    """Between a page and its table socket. `edit(frame)` may change each frame from the
+    server (None drops it); `keep(message)` says whether a message of the page goes on to the
+    server. It keeps what went each way, and sends the page frames of its own."""
+
+    def __init__(self, page, *, edit=lambda frame: frame, keep=lambda message: True):
+        self.edit, self.keep = edit, keep
+        self.to_page: list[dict] = []
+        self.from_page: list[dict] = []
+        self.route = None
+        page.route_web_socket(TABLE_SOCKET, self._open)
+
+    def _open(self, route) -> None:
+        self.route = route
+        server = route.connect_to_server()
+
+        def from_page(message) -> None:
+            self.from_page.append(json.loads(message))
+            if self.keep(self.from_page[-1]):
+                server.send(message)
+
+        def to_page(message) -> None:
+            frame = self.edit(json.loads(message))
+            if frame is not None:
+                self.send(frame)
+
+        route.on_message(from_page)
+        server.on_message(to_page)
+
+    def send(self, frame: dict) -> None:
+        self.to_page.append(frame)
+        self.route.send(json.dumps(frame))
+
+    @property
+    def version(self) -> int:
+        return max(f["version"] for f in self.to_page if f["type"] in ("state", "update"))
+
+
+# From tests.e2e.test_table_phone
+
+PHONE = {"width": 375, "height": 812}
+
+
+def practice(username: str, **options) -> Table:
+    user = in_db(lambda: UserFactory(username=username))
+    values = {"robot_level": "random", "move_time": 60, **options}
+    # In a thread of its own: the service pushes through async_to_sync, which Playwright's
+    # running loop forbids in this one.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(in_db, lambda: table_practice(master=user, options=values)).result()
+
+
+# From tests.e2e.test_finding
+
+VIEWPORTS = {"phone": {"width": 375, "height": 812}, "desktop": {"width": 1280, "height": 800}}
+
+
+# The elements that reach past the viewport's right edge, innermost first: what to fix.
+TOO_WIDE = """() => [...document.querySelectorAll('body *')]
+  .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('[hidden]'))
+  .map(e => `${e.tagName}#${e.id}.${e.className}`).slice(0, 8)"""
+
+
+def shot(page, name: str, size: str) -> None:
+    """A screenshot to look at, of a page that fits the width."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"finding-{name}-{size}.png"), full_page=True)
+    assert no_sideways_scroll(page), f"{name} too wide at {size}: {page.evaluate(TOO_WIDE)}"
+
+
+def browser_page(browser, size: str):
+    context = browser.new_context(viewport=VIEWPORTS[size], locale="en-GB")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    return context, page
