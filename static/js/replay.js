@@ -158,4 +158,24 @@ document.addEventListener("DOMContentLoaded", () => {
     if (event.key === "End") { $("replay-last").click(); event.preventDefault(); }
   });
   draw();
+  legendsUnderCharts();
 });
+
+// Each analysis chart's legend, drawn in the SVG, shrinks with it on a phone until it cannot
+// be read: its names move under the chart as text of the page's own size, in their colours.
+function legendsUnderCharts() {
+  for (const chart of document.querySelectorAll("figure.chart")) {
+    const names = [...chart.querySelectorAll("svg text[class*='side-']")];
+    if (!names.length) continue;
+    const legend = document.createElement("figcaption");
+    legend.className = "chart-legend";
+    for (const name of names) {
+      const item = document.createElement("span");
+      item.className = `legend-item ${[...name.classList].find((c) => c.startsWith("side-"))}`;
+      item.textContent = name.textContent;
+      legend.append(item);
+      name.remove();
+    }
+    chart.append(legend);
+  }
+}

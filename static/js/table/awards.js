@@ -1,9 +1,10 @@
 /* A finished game's awards as its summary lists them (`/games/<id>/awards.json`): the pot
    and the bank's share, what each player staked and received and their XP, why the game
-   counts for no leaderboard, the rating changes and new trophies. */
+   counts for no leaderboard, the rating changes and new trophies. A provisional rating is
+   shown with a "?" (rankings/selectors.py): a line under them says what it means. */
 import { T, fmt } from "./dom.js";
 
-export function awardLines(awards) {
+export function awardLines(awards, provisional = "") {
   if (!awards) return [];
   const lines = [];
   if (awards.competitive && awards.pot) {
@@ -20,6 +21,9 @@ export function awardLines(awards) {
       lines.push(["rating-change", fmt(T.rating_change, { user: s.user, rating: s.rating.shown, change: s.rating.change })]);
     }
     for (const name of s.trophies) lines.push(["new-trophy", fmt(T.new_trophy, { user: s.user, trophy: name })]);
+  }
+  if (provisional && awards.seats.some((s) => s.rating && String(s.rating.shown).endsWith("?"))) {
+    lines.push(["rating-legend", `? ${provisional}`]);
   }
   if (awards.excluded) lines.push(["excluded", awards.excluded]);
   return lines;

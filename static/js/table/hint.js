@@ -1,6 +1,7 @@
 /* The practice hint: at a table where only robots play with you, "Hint" asks the strongest
    robot what it would do from your own view; the answer comes to this socket alone
-   (`hint`). The button shows when the frame says the hint may be asked (`may.hint`). */
+   (`hint`). The button shows when the frame says the hint may be asked (`may.hint`). A card
+   is named and marked in the hand too, until the hand is drawn again. */
 import { $, cardLabel, fmt } from "./dom.js";
 
 // A card by its name; an announcement by the words of its own button on the page.
@@ -34,6 +35,16 @@ export function watchHint(store, request) {
       store.refused(); // answered: the button works again
       if (frame.count !== store.snapshot.count) return; // the game moved on meanwhile
       $("hint-text").textContent = fmt(box.dataset.says, { action: actionLabel(frame.action) });
+      markCard(frame.action);
     },
   };
+}
+
+function markCard(action) {
+  document.querySelectorAll("#hand .hinted").forEach((node) => node.classList.remove("hinted"));
+  if (!("play" in action)) return;
+  const card = document.querySelector(`#hand [data-card="${action.play}"]`);
+  if (!card) return;
+  card.classList.add("hinted");
+  card.setAttribute("aria-describedby", "hint-text");
 }

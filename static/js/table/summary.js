@@ -64,7 +64,8 @@ function summary(S, pending, awardsOf) {
       // A team, or several players, won: "Winners: …" (a pair is no single "who").
       ? fmt(winners.length > 1 || v.pairs ? T.winners : T.winner, { who: winners.map((w) => sideLabel(S, w)).join(", ") })
       : pocha || v.deal_winner === null ? null : fmt(T.winner, { who: sideLabel(S, v.deal_winner) }),
-    awards: v.game_over && S.game.status === "finished" ? awardLines(awardsOf(S.game.id)) : [],
+    awards: v.game_over && S.game.status === "finished"
+      ? awardLines(awardsOf(S.game.id), $("summary").dataset.provisional) : [],
     buttons,
   };
 }

@@ -1,0 +1,139 @@
+"""Nothing on the felt covers anything else, at 375×812 and at 1280×800: while a whole game
+of each variant plays itself (a practice table in automatic mode, robots playing every seat
+at the quick daphne's pace), the page checks after every change it draws that no
+nameplate, banner ("A new game starts!", who took the trick), badge (a cante, the dealer),
+score box, trump label, stock count or card of the trick overlaps another's box, and that
+each lies inside the felt. The trick's own banner lies on the trick's cards by design.
+No name in the score box is cut, and none in the game's summary breaks inside a word."""
+
+import pytest
+
+from tests.e2e.test_accounts import log_in
+from tests.e2e.test_table_phone import DESKTOP, PHONE, practice
+from tests.e2e.waits import until
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = "/tmp/SHOTS"
+
+# Installed before the page's own script: from its first frame, each change to the felt is
+# checked at the next animation frame; what overlaps is kept (once per pair of texts).
+WATCH = """(() => {
+  const PARTS = ['#felt .seat-box', '#notice', '#trick-taken', '#felt .cante-chip',
+    '#felt .dealer-chip', '#felt .seat-flag', '#felt .team-tag', '#felt .scoreboard',
+    '#trump .trump-suit', '#trump .stock-count', '#trump .trump-card', '#trump .stock-pile',
+    '#trick .played'];
+  const owner = (el) => el.closest('.seat-box') || el.closest('#trump')
+    || (el.closest('#trick') || el.id === 'trick-taken' ? 'trick' : el);
+  const shown = (el) => !el.closest('[hidden]') && el.getClientRects().length > 0;
+  const found = window.__overlaps = [];
+  window.__checks = 0;
+  const said = new Set();
+  const name = (el) => {
+    const r = el.getBoundingClientRect();
+    const at = [r.left, r.top, r.right, r.bottom].map(Math.round);
+    return `${el.className || el.id}: ${el.textContent.trim().slice(0, 40)} [${at}]`;
+  };
+  const check = () => {
+    frame = 0;
+    const felt = document.getElementById('felt');
+    const summary = document.getElementById('summary');
+    if (!felt || (summary && !summary.hidden)) return; // the summary lies over all of it
+    window.__checks++;
+    const edge = felt.getBoundingClientRect();
+    const boxes = [...document.querySelectorAll(PARTS.join(','))].filter(shown)
+      .map((el) => ({ el, r: el.getBoundingClientRect(), owner: owner(el) }));
+    const keep = (key, text) => {
+      if (!said.has(key)) { said.add(key); found.push(text); }
+    };
+    const kind = (el) => String(el.className || el.id).split(' ')[0];
+    for (const a of boxes) {
+      const r = a.r;
+      if (r.left < edge.left - .5 || r.right > edge.right + .5 || r.top < edge.top - .5
+          || r.bottom > edge.bottom + .5) keep(kind(a.el), `${name(a.el)} leaves the felt`);
+    }
+    for (const th of felt.querySelectorAll('.scoreboard th')) {
+      const text = th.textContent;
+      if (th.scrollWidth > th.clientWidth + 1) keep(`cut ${text}`, `cut: ${text}`);
+    }
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i], boxes[j]];
+        if (a.owner === b.owner || a.el.contains(b.el) || b.el.contains(a.el)) continue;
+        const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+        const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+        const pair = `${name(a.el)} | ${name(b.el)} (${w.toFixed(0)}x${h.toFixed(0)})`;
+        if (w > .5 && h > .5) keep(`${kind(a.el)}|${kind(b.el)}`, pair);
+      }
+    }
+  };
+  let frame = 0;
+  new MutationObserver(() => { if (!frame) frame = requestAnimationFrame(check); })
+    .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+})()"""
+
+# The words of each name in the summary and the score box that a line break cut in two.
+BROKEN = """() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('#summary tr + tr th, #felt .scoreboard th')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(word[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+GAMES = [
+    ("tute", {"variant": "tute", "players": 2}),
+    ("habanero", {"variant": "habanero", "players": 2, "points_to_win": 1}),
+    ("pairs", {"variant": "tute", "players": 4, "pairs": True}),
+]
+
+
+def watch_a_whole_game(browser, server: str, name: str, options: dict, viewport: dict) -> list:
+    """Play a game by itself to its end, then start the next one (its banner shown), on a
+    page of `viewport`'s size; what overlapped meanwhile."""
+    username = f"felt_{name}_{viewport['width']}"
+    table = practice(username, move_time=0, **options)
+    context = browser.new_context(locale="en-US", viewport=viewport)
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    log_in(page, server, username)
+    page.goto(server + table.get_absolute_url())
+    until(page, "() => document.getElementById('summary').dataset.over === 'game'", timeout=60_000)
+    page.screenshot(path=f"{SHOTS}/felt-{name}-{viewport['width']}-over.png")
+    broken = page.evaluate(BROKEN)
+    page.locator("#new-game").click()
+    until(page, "() => document.getElementById('notice').textContent === 'A new game starts!'")
+    page.screenshot(path=f"{SHOTS}/felt-{name}-{viewport['width']}-new.png")
+    checks = page.evaluate("window.__checks")
+    found = page.evaluate("window.__overlaps")
+    # The whole game was seen: a check at (nearly) every card.
+    assert checks > 20, checks
+    wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+    context.close()
+    assert wide <= 0, (name, wide)
+    assert broken == [], broken
+    return found
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=[g[0] for g in GAMES])
+def test_nothing_on_the_felt_covers_anything_else_on_a_phone(browser, quick_daphne, name, options):
+    found = watch_a_whole_game(browser, quick_daphne, name, options, PHONE)
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=[g[0] for g in GAMES])
+def test_nothing_on_the_felt_covers_anything_else_on_a_desktop(
+    browser, quick_daphne, name, options
+):
+    found = watch_a_whole_game(browser, quick_daphne, name, options, DESKTOP)
+    assert not found, "\n".join(found)
