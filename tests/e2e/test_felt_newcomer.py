@@ -12,15 +12,21 @@ from games.engine.rulebook import cante_value
 from games.models import GameSeat, Table
 from games.table import play, seating
 from games.table.record import game_state
-from tests.accounts.factories import UserFactory
-from tests.e2e.test_accounts import in_db, log_in
-from tests.e2e.test_ratings import finish_the_game, in_a_thread
-from tests.e2e.test_table_phone import DESKTOP, PHONE, practice
-from tests.e2e.waits import until
+from tests.support.browser import (
+    ARTIFACTS,
+    DESKTOP,
+    PHONE,
+    finish_the_game,
+    in_a_thread,
+    in_db,
+    log_in,
+    practice,
+)
+from tests.support.factories import UserFactory
+from tests.support.waits import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = "/tmp/SHOTS"
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
 # The elements of the header that reach past the viewport's right edge, or scroll inside it.
@@ -67,12 +73,12 @@ def test_the_header_leaves_nothing_off_the_screen_on_any_page(browser, quick_dap
     for path in ("/", "/tables/", table.get_absolute_url(), "/rankings/", "/rules/"):
         page.goto(quick_daphne + path)
         header_reachable(page, anonymous)
-    page.screenshot(path=f"{SHOTS}/header-anonymous-{size}.png")
+    page.screenshot(path=f"{ARTIFACTS}/header-anonymous-{size}.png")
     log_in(page, quick_daphne, f"header_{size}")
     page.goto(quick_daphne + table.get_absolute_url())
     page.locator("#hand button").first.wait_for()
     header_reachable(page, ["Log out", "Friends", "Español", "Lobby"])
-    page.screenshot(path=f"{SHOTS}/header-table-{size}.png")
+    page.screenshot(path=f"{ARTIFACTS}/header-table-{size}.png")
     context.close()
 
 
@@ -95,7 +101,7 @@ def test_while_away_says_a_cante_in_the_words_of_its_button(browser, quick_daphn
     assert line.inner_text().startswith(
         f"While you were away, a robot played for you: Sing {value} in espadas."
     ), line.inner_text()
-    page.screenshot(path=f"{SHOTS}/while-away-{size}.png")
+    page.screenshot(path=f"{ARTIFACTS}/while-away-{size}.png")
     context.close()
 
 
@@ -118,7 +124,7 @@ def test_the_hint_marks_the_card_it_names_in_the_hand(browser, quick_daphne, siz
     assert marked.evaluate("b => getComputedStyle(b).outlineStyle") == "solid"
     box = marked.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= SIZES[size]["height"]
-    page.screenshot(path=f"{SHOTS}/hint-{size}.png")
+    page.screenshot(path=f"{ARTIFACTS}/hint-{size}.png")
     # Played, the card and its mark are gone; the words too.
     marked.click()
     until(page, "() => !document.querySelector('#hand .hinted')")
@@ -143,5 +149,5 @@ def test_a_provisional_rating_says_what_its_question_mark_means(browser, quick_d
         legend = awards.locator("li.rating-legend")
         assert legend.inner_text() == "? Provisional: fewer than 10 rated games."
         assert legend.is_visible()
-        page.screenshot(path=f"{SHOTS}/provisional-{size}.png", full_page=True)
+        page.screenshot(path=f"{ARTIFACTS}/provisional-{size}.png", full_page=True)
         context.close()

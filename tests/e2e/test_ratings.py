@@ -2,23 +2,19 @@
 competitive game, each player's rating change and a new trophy in the end-of-game summary,
 then the rating chart on the profile, at 1280 and at 375 pixels wide."""
 
-import random
 import re
-import threading
 
 import pytest
-from django.db import connections
 
-from games.models import Game, GameSeat, Table
-from games.table import play, seating
-from games.table.record import game_state
+from games.table import seating
 from rankings.models import GameResult
 from rankings.services import game_result_award, game_result_exclude
-from rankings.tasks import award_sweep
 from tests.support.awards import finish_game
 from tests.support.browser import (
     ARTIFACTS,
     alicia_and_bruno,
+    finish_the_game,
+    in_a_thread,
     in_db,
     no_sideways_scroll,
     open_tute_for_two,
@@ -40,54 +36,12 @@ def seed_players():
     return alicia, bruno
 
 
-def finish_the_game(table_id: int, users: dict) -> Game:
-    """Random legal moves through the services, each by its own player, to the game's end;
-    then the award (no Celery worker here: the sweep does it)."""
-    rng = random.Random(11)
-    # Both browsers come from 127.0.0.1, which would exclude the game as same-address: bruno
-    # plays from another machine.
-    game = Table.objects.get(pk=table_id).game
-    GameSeat.objects.filter(game=game, seat=1).update(ip_address="198.51.100.2")
-    while True:
-        game = Table.objects.get(pk=table_id).game
-        if game.status != Game.Status.PLAYING:
-            break
-        state = game_state(game=game)
-        if state.needs_deal:
-            play.game_next_deal(table_id=table_id, user=users[0])
-            continue
-        seat, actions = rng.choice(sorted(state.legal_actions().items()))
-        play.game_act(table_id=table_id, user=users[seat], action=rng.choice(actions).to_dict())
-    award_sweep(older_than_seconds=0)
-    return game
-
-
 def exclude(game_id: int) -> None:
     moderator = ModeratorFactory(username="mod_ana")
     result = GameResult.objects.get(game_id=game_id)
     game_result_exclude(
         result=result, moderator=moderator, reason="Both accounts belong to one person"
     )
-
-
-def in_a_thread(query):
-    """Run ORM code that pushes to the sockets (async_to_sync) away from Playwright's loop."""
-    outcome = {}
-
-    def run():
-        try:
-            outcome["value"] = query()
-        except BaseException as error:  # re-raised in the test's thread
-            outcome["error"] = error
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
 
 
 def test_chance_before_the_game_rating_change_and_trophy_after_it_and_the_chart(

@@ -5,12 +5,11 @@ keys, and each chart's legend is as readable as the page's text."""
 import pytest
 
 from games.analysis import game_analysis_compute
-from tests.accounts.factories import UserFactory
-from tests.games.analysis_helpers import finished_game
+from tests.support.analysis import finished_game
+from tests.support.browser import ARTIFACTS
+from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-SHOTS = "/tmp/SHOTS"
 
 
 @pytest.mark.parametrize(("width", "height"), [(375, 812), (1280, 800)])
@@ -43,6 +42,6 @@ def test_the_replay_fits_a_phone_with_its_buttons_under_the_board(
         assert box["x"] >= 0 and box["x"] + box["width"] <= width
     assert page.locator("svg.analysis-chart text[class*='side-']").count() == 0
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
-    page.screenshot(path=f"{SHOTS}/replay-{width}.png")
-    page.locator("figure.chart").first.screenshot(path=f"{SHOTS}/replay-chart-{width}.png")
+    page.screenshot(path=f"{ARTIFACTS}/replay-{width}.png")
+    page.locator("figure.chart").first.screenshot(path=f"{ARTIFACTS}/replay-chart-{width}.png")
     context.close()

@@ -10,18 +10,18 @@ import pytest
 
 from tests.support.browser import (
     ARTIFACTS,
+    DESKTOP,
     ENABLED_ACTIONS,
     ENABLED_CARDS,
     PHONE,
     log_in,
     practice,
 )
+from tests.support.felt import WATCH
 from tests.support.waits import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-
-DESKTOP = {"width": 1280, "height": 800}
 
 # What the player may do now, and what of a turn is off screen, read in one call. A part is
 # on screen when its whole box is inside the viewport; the page must not have scrolled.
@@ -202,6 +202,8 @@ def test_a_whole_game_on_a_phone_keeps_every_turn_on_one_screen(
     username = f"phone_{name.replace('-', '_')}"
     table = practice(username, **options)
     context = browser.new_context(locale="en-US", viewport=PHONE, has_touch=True)
+    # Every change the felt draws is checked: no banner, badge or nameplate covers another.
+    context.add_init_script(WATCH)
     page = context.new_page()
     page.set_default_timeout(20_000)
     log_in(page, quick_daphne, username)
@@ -236,6 +238,9 @@ def test_a_whole_game_on_a_phone_keeps_every_turn_on_one_screen(
             # A deal nobody won: the next one carries its points (checked again in the sheet).
             assert "nobody wins this deal, and its points are carried into the next one" in summary
     page.screenshot(path=str(ARTIFACTS / f"phone-{name}-over-375.png"), full_page=True)
+    assert page.evaluate("window.__checks") > 20
+    overlaps = page.evaluate("window.__overlaps")
+    assert not overlaps, "\n".join(overlaps)
     # The score sheet of every deal, opened from under the felt.
     page.locator("#score-sheet-button").click()
     sheet = page.locator("#score-sheet table")

@@ -11,8 +11,11 @@ from django.db import connections
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from bench.support.processes import ROOT
-from games.models import Table
+from games.models import Game, GameSeat, Table
+from games.table import play
+from games.table.record import game_state
 from games.table.seating import table_practice
+from rankings.tasks import award_sweep
 from tests.support.factories import PASSWORD, UserFactory
 from tests.support.waits import until
 
@@ -286,3 +289,53 @@ def browser_page(browser, size: str):
     page = context.new_page()
     page.set_default_timeout(20_000)
     return context, page
+
+
+# From tests.e2e.test_ratings
+
+
+def finish_the_game(table_id: int, users: dict) -> Game:
+    """Random legal moves through the services, each by its own player, to the game's end;
+    then the award (no Celery worker here: the sweep does it)."""
+    rng = random.Random(11)
+    # Both browsers come from 127.0.0.1, which would exclude the game as same-address: bruno
+    # plays from another machine.
+    game = Table.objects.get(pk=table_id).game
+    GameSeat.objects.filter(game=game, seat=1).update(ip_address="198.51.100.2")
+    while True:
+        game = Table.objects.get(pk=table_id).game
+        if game.status != Game.Status.PLAYING:
+            break
+        state = game_state(game=game)
+        if state.needs_deal:
+            play.game_next_deal(table_id=table_id, user=users[0])
+            continue
+        seat, actions = rng.choice(sorted(state.legal_actions().items()))
+        play.game_act(table_id=table_id, user=users[seat], action=rng.choice(actions).to_dict())
+    award_sweep(older_than_seconds=0)
+    return game
+
+
+def in_a_thread(query):
+    """Run ORM code that pushes to the sockets (async_to_sync) away from Playwright's loop."""
+    outcome = {}
+
+    def run():
+        try:
+            outcome["value"] = query()
+        except BaseException as error:  # re-raised in the test's thread
+            outcome["error"] = error
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+# From tests.e2e.test_table_phone
+
+DESKTOP = {"width": 1280, "height": 800}
