@@ -10,11 +10,12 @@ database keeps exactly), so a rebuild from the stored results reaches the same n
 What is shown is openskill's conservative ordinal (mu - 3 sigma), scaled: `shown_value`.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
 from django.db import transaction
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from accounts.models import User
@@ -167,12 +168,16 @@ def _rerun(kind_row: RatingKind, *, since: GameResult | None, being_awarded: int
     for result in games:
         touched.update(seat.user_id for seat in result.seats.all())
     state: dict[int, State] = {}
+    # Each touched player's last change: one query, the same on every database.
+    latest_first = Window(
+        RowNumber(),
+        partition_by=F("user_id"),
+        order_by=[F("finished_at").desc(), F("game_id").desc()],
+    )
     for change in (
         RatingChange.objects.filter(kind=kind, user_id__in=touched)
-        .order_by("user_id", "-finished_at", "-game_id")
-        .distinct("user_id")
-        if _postgres()
-        else _last_changes(kind, touched)
+        .annotate(latest=latest_first)
+        .filter(latest=1)
     ):
         state[change.user_id] = State(mu=change.mu, sigma=change.sigma, games=change.games)
     new_changes = []
@@ -185,21 +190,6 @@ def _rerun(kind_row: RatingKind, *, since: GameResult | None, being_awarded: int
         state.update(after)
     RatingChange.objects.bulk_create(new_changes, batch_size=2000)
     _write_ratings(kind_row, touched, state)
-
-
-def _postgres() -> bool:
-    from django.db import connection
-
-    return connection.vendor == "postgresql"
-
-
-def _last_changes(kind: str, users: Iterable[int]) -> list[RatingChange]:
-    last: dict[int, RatingChange] = {}
-    for change in RatingChange.objects.filter(kind=kind, user_id__in=list(users)).order_by(
-        "finished_at", "game_id"
-    ):
-        last[change.user_id] = change
-    return list(last.values())
 
 
 def _write_ratings(kind_row: RatingKind, users: set[int], state: dict[int, State]) -> None:
