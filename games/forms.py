@@ -176,7 +176,13 @@ class PlayNowForm(forms.Form):
         initial=0,
     )
     robots = forms.BooleanField(
-        label=_("Robots for the empty seats if nobody comes within a minute"), required=False
+        label=_("Robots for the empty seats if nobody comes within a minute"),
+        # Robots play practice games only (RULES.md §11): said before the player chooses.
+        help_text=_(
+            "With robots the game becomes practice: no stake, chips, XP or rating. Without "
+            "them it waits for people and stays competitive."
+        ),
+        required=False,
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
