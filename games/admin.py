@@ -27,6 +27,7 @@ from accounts import services as account_services
 from accounts.admin import MuteForm, ReasonForm, when
 from accounts.models import User
 from games import reports
+from games.admin_search import NumberSearchMixin
 from games.models import ChatMessage, Game, GameSeat, Invitation, Report, Table, TableSeat
 from games.table import seating
 from games.table.refusals import TableError
@@ -57,7 +58,7 @@ class InvitationInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class TableAdmin(NumberSearchMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = (
         "id",
         "variant",
@@ -140,7 +141,7 @@ class GameSeatInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class GameAdmin(NumberSearchMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("id", "variant", "status", "competitive", "stake", "table", "started_at")
     list_filter = ("status", "variant", "competitive", "shared_ip")
     search_fields = ("seats__user__username",)

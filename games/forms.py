@@ -263,9 +263,9 @@ class ReportForm(forms.Form):
 
     def __init__(self, *args, messages, people, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["message"].choices = [("", _("None: I report a player"))] + [
-            (m.pk, f"{m.user.username}: {m.text}") for m in messages
-        ]
+        self.fields["message"].choices = [
+            ("", _("No message: I am reporting a player, chosen below"))
+        ] + [(m.pk, f"{m.user.username}: {m.text}") for m in messages]
         self.fields["player"].choices = [("", "–")] + [(p.username, p.username) for p in people]
 
     def clean(self) -> dict[str, Any]:
