@@ -21,7 +21,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games.bots.analysis import analyse_record
+from games.bots.analysis import accuracy_of, analyse_record
 from games.models import Game, GameAnalysis, GameSeat
 from rankings.kinds import kind_label, table_kind
 
@@ -101,7 +101,7 @@ def player_accuracy_by_kind(*, user: Any) -> list[dict[str, Any]]:
     kinds: dict[str, list[float]] = defaultdict(list)
     for seat in seats:
         game = seat.game
-        accuracy = game.analysis.data.get("accuracy", {}).get(str(seat.seat))
+        accuracy = accuracy_of(seat_marks(game.analysis.data, seat.seat))
         if accuracy is None:
             continue
         rules = game.rules
@@ -111,6 +111,23 @@ def player_accuracy_by_kind(*, user: Any) -> list[dict[str, Any]]:
         {"kind": kind, "accuracy": round(sum(values) / len(values), 1), "games": len(values)}
         for kind, values in sorted(kinds.items())
     ]
+
+
+def seat_marks(data: dict[str, Any], seat: int) -> list[str]:
+    """A seat's marks through the game, from the stored decisions. Its accuracy is read from
+    them (bots.analysis.accuracy_of), also for an analysis stored before accuracy was
+    counted so, so that it always follows from the marks the page shows."""
+    return [d["mark"] for deal in data["deals"] for d in deal["decisions"] if d["seat"] == seat]
+
+
+def replay_anchor(deal: int, step: int) -> str:
+    """The replay's address of a position: the deal's number and the step as its counter
+    numbers it (static/js/replay.js reads it).
+
+    >>> replay_anchor(2, 5)
+    'replay-deal-2-step-5'
+    """
+    return f"replay-deal-{deal}-step-{step}"
 
 
 # ---------------------------------------------------------------------- the chart
@@ -134,7 +151,7 @@ def deal_chart_svg(
     left, right, top, bottom = 36, 12, 12, 24
     plot_w, plot_h = width - left - right, height - top - bottom
     last = max(d["index"] for d in decisions) or 1
-    low, high = -25.0, 125.0
+    low, high = 0.0, 100.0
 
     def x(index: int) -> float:
         return left + plot_w * index / last
@@ -281,6 +298,8 @@ def analysis_for_page(
                 "expected_best": d["expected_best"],
                 "loss": d["loss"],
                 "exact": d["exact"],
+                # The step showing the decision made: the position before it is one back.
+                "anchor": replay_anchor(deal["number"], d["index"] + 2),
             }
             rows.append(row)
             line = _("%(mark)s: expected result %(expected)s of 100.") % {
@@ -305,10 +324,17 @@ def analysis_for_page(
                 "exact": any(d["exact"] for d in deal["decisions"]),
             }
         )
-    accuracy = [
-        {"name": names[seat], "accuracy": data["accuracy"].get(str(seat))}
-        for seat in range(len(names))
-    ]
+    accuracy = []
+    for seat in range(len(names)):
+        marks = seat_marks(data, seat)
+        accuracy.append(
+            {
+                "name": names[seat],
+                "accuracy": accuracy_of(marks),
+                "best": marks.count("best"),
+                "decisions": len(marks),
+            }
+        )
     return {
         "deals": deals,
         "accuracy": accuracy,

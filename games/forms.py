@@ -168,7 +168,13 @@ class PlayNowForm(forms.Form):
         initial=0,
     )
     robots = forms.BooleanField(
-        label=_("Robots for the empty seats if nobody comes within a minute"), required=False
+        label=_("Robots for the empty seats if nobody comes within a minute"),
+        # Robots play practice games only (RULES.md §11): said before the player chooses.
+        help_text=_(
+            "With robots the game becomes practice: no stake, chips, XP or rating. Without "
+            "them it waits for people and stays competitive."
+        ),
+        required=False,
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -249,9 +255,9 @@ class ReportForm(forms.Form):
 
     def __init__(self, *args, messages, people, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["message"].choices = [("", _("None: I report a player"))] + [
-            (m.pk, f"{m.user.username}: {m.text}") for m in messages
-        ]
+        self.fields["message"].choices = [
+            ("", _("No message: I am reporting a player, chosen below"))
+        ] + [(m.pk, f"{m.user.username}: {m.text}") for m in messages]
         self.fields["player"].choices = [("", "–")] + [(p.username, p.username) for p in people]
 
     def clean(self) -> dict[str, Any]:

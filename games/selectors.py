@@ -22,13 +22,20 @@ def lobby_tables(
     max_stake: int | None = None,
 ) -> list[dict[str, Any]]:
     """The tables of the lobby as `user` (None: a visitor) sees them, newest first: none
-    closed, no practice table (one with robots: it is one player's), and a private table
+    closed, no practice table (one with robots: it is one player's), none whose game is
+    over and whose players all left it, and a private table
     only for those who may sit at it (its master, the invited, the master's friends). Each
     row says whether `user` is `invited` and how many watch. Optionally only one variant,
     only tables with a free seat, only stakes up to `max_stake`."""
     tables = (
         Table.objects.exclude(status=Table.Status.CLOSED)
         .exclude(Exists(TableSeat.objects.filter(table=OuterRef("pk")).exclude(robot="")))
+        # A table whose game is over and whose players all left it waits for nobody: it is
+        # not shown, and closes a few minutes later (games.table.practice).
+        .exclude(
+            Q(status=Table.Status.OPEN, game__ended_at__isnull=False)
+            & ~Exists(TableSocket.objects.filter(table=OuterRef("pk")))
+        )
         .select_related("master")
     )
     member = user is not None and user.is_authenticated

@@ -96,6 +96,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # A GET of a POST-only address gets the site's page (templates/405.html), not an empty 405.
+    "tute_site.not_allowed.MethodNotAllowedPageMiddleware",
 ]
 
 ROOT_URLCONF = "tute_site.urls"

@@ -76,7 +76,8 @@ STANDING_ORDER = ("-score", "-wins", "games", "joined_at", "pk")
 def arena_standings(arena: Arena) -> list[dict[str, Any]]:
     """Every player in rank order, each with every arena game they played that is over, in
     the order they were scored: `points` of a game that did not count (cancelled, or played
-    from a shared address) is None."""
+    from a shared address) is None, and `shared` says which were played from a shared
+    address. A player none of whose games counted has no `rank` (None)."""
     players = list(
         ArenaPlayer.objects.filter(arena=arena)
         .select_related("user", "playing")
@@ -85,35 +86,39 @@ def arena_standings(arena: Arena) -> list[dict[str, Any]]:
     by_user = {p.user_id: p.pk for p in players}
     points: dict[int, list[int | None]] = {p.pk: [] for p in players}
     games: dict[int, list[int]] = {p.pk: [] for p in players}
+    shared: dict[int, list[bool]] = {p.pk: [] for p in players}
     scored = dict(
         ((player_id, game_id), value)
         for player_id, value, game_id in ArenaResult.objects.filter(
             player__arena=arena
         ).values_list("player_id", "points", "arena_game__game_id")
     )
-    for game_id, user_id in (
+    for game_id, user_id, shared_ip in (
         GameSeat.objects.filter(
             game__arena_game__arena=arena,
             game__arena_game__scored_at__isnull=False,
             user__isnull=False,
         )
         .order_by("game__arena_game__scored_at", "game__arena_game__pk")
-        .values_list("game_id", "user_id")
+        .values_list("game_id", "user_id", "game__shared_ip")
     ):
         player_id = by_user.get(user_id)
         if player_id is None:
             continue
         points[player_id].append(scored.get((player_id, game_id)))
         games[player_id].append(game_id)
+        shared[player_id].append(shared_ip)
     return [
         {
-            "rank": p.rank or n,
+            # No place without a game that counted (games.arenas.services.arena_finish).
+            "rank": (p.rank or n) if p.games else None,
             "user": p.user.username,
             "score": p.score,
             "games": p.games,
             "wins": p.wins,
             "points": points[p.pk],
             "game_ids": games[p.pk],
+            "shared": shared[p.pk],
             "streak": p.streak,
             "fire": p.streak >= 2,
             "paused": p.paused,
@@ -150,7 +155,7 @@ def arena_tables(arena: Arena) -> list[dict[str, Any]]:
 def arena_podium(arena: Arena, standings: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
     if arena.status != Arena.Status.FINISHED:
         return None
-    podium = [s for s in standings if s["games"]][:3]
+    podium = [s for s in standings if s["rank"] is not None][:3]
     pot = arena_pot_entered(arena_id=arena.pk)
     _bank, prizes = podium_split(pot, len(podium)) if podium else (0, [])
     return [

@@ -149,10 +149,15 @@ def arena_finish(*, arena_id: int, now=None) -> bool:
     players = list(
         ArenaPlayer.objects.filter(arena=arena).select_related("user").order_by(*STANDING_ORDER)
     )
-    for rank, player in enumerate(players, start=1):
+    # A player none of whose games counted (cancelled, or played from a shared address) has
+    # no place: a tie at zero between such players is no "#1".
+    scored = [p for p in players if p.games]
+    for player in players:
+        player.rank = None
+    for rank, player in enumerate(scored, start=1):
         player.rank = rank
     ArenaPlayer.objects.bulk_update(players, ["rank"])
-    podium = [p for p in players if p.games][:3]
+    podium = scored[:3]
     arena.status, arena.finished_at = Arena.Status.FINISHED, now
     arena.save(update_fields=["status", "finished_at"])
     if arena.entry:

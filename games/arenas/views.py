@@ -39,6 +39,8 @@ def arena_detail(request, pk: int):
         "podium": arena_podium(arena, standings),
         "pot": arena_json(arena),
         "me": me,
+        # Why a game scored nothing, said once under the standings.
+        "shared": any(any(standing["shared"]) for standing in standings),
         "mine": mine,
         "seconds_left": max(0, int((arena.ends_at - timezone.now()).total_seconds())),
         "seconds_to_start": max(0, int((arena.starts_at - timezone.now()).total_seconds())),

@@ -9,19 +9,20 @@ is empty, the exact value of the tricks left (:mod:`.solver`). Cards, cantes, ex
 tute, capote and bids are scored alike; a decision with a single legal action is forced and
 is not scored.
 
-The expected result is on a scale of 100 for a deal won (0 lost, 50 when nobody wins it),
-plus a quarter of the point margin over 130 (:func:`.strong.playout_value` times 100). The
-points lost are the best action's expected result less the chosen one's, and give the mark
-(:data:`THRESHOLDS`, written in the rules pages):
+The expected result is on the scale the page states, from 0 for a deal lost to 100 for a
+deal won (50 when nobody wins it): each world's :func:`.strong.playout_value`, which adds a
+quarter of the point margin to steer the robot's own play, is held to 0-1 before the mean
+(:func:`on_scale`), so that no number shown goes past either end. The points lost are the
+best action's expected result less the chosen one's, and give the mark (:data:`THRESHOLDS`,
+written in the rules pages):
 
 - ``best``: less than 5 points lost (or the best choice itself);
 - ``inaccuracy``: 5 to 15;
 - ``mistake``: 15 to 30;
 - ``blunder``: 30 or more.
 
-A player's accuracy is the mean over their scored decisions of
-``103.1668 · exp(-0.04354 · loss) − 3.1669``, clipped to 0-100 (the curve lichess
-publishes for its accuracy): 100 for no loss, about 64 for 10 points lost, 25 for 30.
+A player's accuracy is the share of their scored decisions marked ``best``, in percent
+(:func:`accuracy_of`): what a player counts by hand from the marks on the page.
 
 On sampled worlds, the points lost leave out :data:`NOISE` standard errors of the paired
 difference between the best action and the chosen one: a choice the samples cannot tell
@@ -83,14 +84,25 @@ def mark_for(loss: float) -> str:
     return MARKS[-1]
 
 
-def move_accuracy(loss: float) -> float:
-    """Accuracy of one decision, 0-100, from the expected points it lost.
+def accuracy_of(marks: list[str]) -> float | None:
+    """The share of decisions marked best, in percent; None when none was scored.
 
-    >>> move_accuracy(0.0), round(move_accuracy(10.0)), round(move_accuracy(30.0))
-    (100.0, 64, 25)
+    >>> accuracy_of(["best", "best", "blunder", "best"]), accuracy_of([])
+    (75.0, None)
     """
-    value = 103.1668 * math.exp(-0.04354 * max(0.0, loss)) - 3.1669
-    return round(min(100.0, max(0.0, value)), 1)
+    if not marks:
+        return None
+    return round(100.0 * marks.count("best") / len(marks), 1)
+
+
+def on_scale(value: float) -> float:
+    """A deal's value held to the analysis's scale, 0 (lost) to 1 (won): the margin the
+    robot adds to a win or a loss makes no deal more than won or less than lost.
+
+    >>> on_scale(1.2), on_scale(-0.2), on_scale(0.5)
+    (1.0, 0.0, 0.5)
+    """
+    return min(1.0, max(0.0, value))
 
 
 def analyse_record(
@@ -114,7 +126,7 @@ def analyse_record(
     complete = True
     state = GameState(options)
     out_deals: list[dict[str, Any]] = []
-    losses: dict[int, list[float]] = {seat: [] for seat in range(state.n)}
+    marks: dict[int, list[str]] = {seat: [] for seat in range(state.n)}
     any_exact = False
     for k, (deal, actions) in enumerate(deals):
         start_listed_deal(state, k, deal)
@@ -135,14 +147,11 @@ def analyse_record(
                 if scored is not None:
                     scored["index"] = index
                     decisions.append(scored)
-                    losses[seat].append(scored["loss"])
+                    marks[seat].append(scored["mark"])
                     any_exact = any_exact or scored["exact"]
             state.apply(action)
         out_deals.append({"number": k + 1, "decisions": decisions})
-    accuracy = {
-        str(seat): (round(sum(map(move_accuracy, ls)) / len(ls), 1) if ls else None)
-        for seat, ls in losses.items()
-    }
+    accuracy = {str(seat): accuracy_of(seat_marks) for seat, seat_marks in marks.items()}
     return {
         "deals": out_deals,
         "accuracy": accuracy,
@@ -170,6 +179,11 @@ def _score(bot: StrongBot, view: Any, legal: list[Any], action: Any) -> dict[str
         values, exact, samples = bot.evaluate_samples(view, legal)
     except NoWorld:
         return None
+    if samples is None:
+        values = [on_scale(value) for value in values]
+    else:
+        samples = [[on_scale(value) for value in playouts] for playouts in samples]
+        values = [sum(playouts) / len(playouts) for playouts in samples]
     mine = legal.index(action)
     chosen = values[mine]
     best_i = max(range(len(legal)), key=lambda i: (values[i], i == mine))

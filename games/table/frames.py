@@ -99,7 +99,7 @@ def table_summary(
         "master": table.master.username,
         "options": options,
         # The sentence about them, in each language (games/table/options_text.py).
-        "options_text": options_text(options),
+        "options_text": options_text(options, robots=any(s.robot for s in seats)),
         "seats": row,
         "free_seats": sum(1 for entry in row if entry is None),
         "game_id": table.game_id,

@@ -25,9 +25,12 @@ from games.options import RULE_NAMES
 TEMPLATE = "games/_table_options.html"
 
 
-def options_text(options: Mapping[str, Any]) -> dict[str, str]:
-    """The sentence about a table's `options` (every §10 option, by name), by language code."""
-    return dict(_rendered(tuple(sorted(options.items()))))
+def options_text(options: Mapping[str, Any], *, robots: bool = False) -> dict[str, str]:
+    """The sentence about a table's `options` (every §10 option, by name), by language code.
+    With `robots` (robots sit at it) a practice table says why nothing is at stake: robots
+    play practice games only (RULES.md §11), so a "Play now" table they fill turns practice
+    and its players read it there."""
+    return dict(_rendered(tuple(sorted(options.items())), robots))
 
 
 def in_language(texts: Mapping[str, str], language: str | None = None) -> str:
@@ -39,10 +42,10 @@ def in_language(texts: Mapping[str, str], language: str | None = None) -> str:
 
 # Tables change their options rarely and many share them: each sentence is rendered once.
 @lru_cache(maxsize=1024)
-def _rendered(items: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, str], ...]:
+def _rendered(items: tuple[tuple[str, Any], ...], robots: bool) -> tuple[tuple[str, str], ...]:
     options = dict(items)
     rules = Options.from_dict({name: options[name] for name in RULE_NAMES}).rules
-    context = {"o": options, "rules": rules}
+    context = {"o": options, "rules": rules, "robots": robots}
     texts = []
     for code, _name in settings.LANGUAGES:
         with translation.override(code):

@@ -1,12 +1,14 @@
-"""Practice: the robot levels as players read them, and the practice tables' end.
+"""Practice: the robot levels as players read them, and the end of tables left alone.
 
 A practice table is one player's (or a "Play now" table whose empty seats were filled with
 robots): robots in the other seats, nothing at stake. It is never in the public lobby, and
-once its game is over and nobody has it open any more, it closes.
+once its game is over and nobody has it open any more, it closes. So does a table of people
+whose game is over, once its players have all left it for `LEFT_SECONDS`: else it would stay
+in the lobby as a table "waiting for players" with no free seat.
 
 | service | what | locks |
 |---|---|---|
-| `practice_close_idle` | close the practice tables left alone after their game | each table |
+| `practice_close_idle` | close the tables left alone after their game | each table |
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ LEVEL_LINES = {
 DEFAULT_LEVEL = DEFAULT_OPTIONS["robot_level"]
 # A practice table whose game is over closes once nobody has had it open this long.
 IDLE_SECONDS = 60
+# A table of people whose game is over closes this long after it, once nobody has it open
+# (longer: its players may look at the game's page and come back for another).
+LEFT_SECONDS = 300
 
 
 def level_choices(*, lines: bool = True) -> list[tuple[str, str]]:
@@ -49,23 +54,28 @@ def level_choices(*, lines: bool = True) -> list[tuple[str, str]]:
 
 
 def idle_practice_tables(*, now: Any) -> list[int]:
-    """Practice tables (with robots) with no game running, nobody's socket open, and no
-    game or an over one older than `IDLE_SECONDS`."""
+    """Tables with no game running and nobody's socket open: practice tables (with robots)
+    with no game or an over one older than `IDLE_SECONDS`, and tables of people whose game
+    ended more than `LEFT_SECONDS` ago."""
     before = now - timedelta(seconds=IDLE_SECONDS)
+    left = now - timedelta(seconds=LEFT_SECONDS)
     robots = TableSeat.objects.filter(table=OuterRef("pk")).exclude(robot="")
     sockets = TableSocket.objects.filter(table=OuterRef("pk"))
+    practice = Q(Exists(robots)) & (
+        Q(game__ended_at__lt=before) | Q(game__isnull=True, created_at__lt=before)
+    )
     return list(
         Table.objects.filter(status=Table.Status.OPEN)
-        .filter(Exists(robots))
         .exclude(Exists(sockets))
-        .filter(Q(game__ended_at__lt=before) | Q(game__isnull=True, created_at__lt=before))
+        .filter(practice | Q(game__ended_at__lt=left))
         .values_list("pk", flat=True)[:500]
     )
 
 
 def practice_close_idle(*, now: Any = None) -> int:
-    """Close every practice table left alone after its game; how many closed. Each in its
-    own transaction, locking its table (and checking again under the lock)."""
+    """Close every table left alone after its game (`idle_practice_tables`); how many
+    closed. Each in its own transaction, locking its table (and checking again under the
+    lock)."""
     now = now or timezone.now()
     closed = 0
     for table_id in idle_practice_tables(now=now):

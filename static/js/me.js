@@ -17,7 +17,9 @@ document.addEventListener("DOMContentLoaded", () => {
   function arenaOver(frame) {
     const box = document.getElementById("arena-over");
     if (!box) return;
-    let text = fill(box.dataset.text, { name: frame.arena.name, rank: frame.rank, players: frame.players });
+    // A player none of whose games counted has no place (rank null): no "#1" of a tie at zero.
+    const said = frame.rank === null ? box.dataset.unplaced : box.dataset.text;
+    let text = fill(said, { name: frame.arena.name, rank: frame.rank, players: frame.players });
     if (frame.podium.length) {
       const names = frame.podium.map((p) => `${p.rank}. ${p.user}`).join(", ");
       text += " " + fill(box.dataset.podium, { names });

@@ -12,6 +12,7 @@ document.addEventListener("DOMContentLoaded", () => {
   const me = viewer ? JSON.parse(viewer.textContent) : 0;
   let deal = 0;
   let step = 0;
+  let stepped = false; // the first position drawn leaves the address as it came
 
   $("replay").hidden = false;
   $("replay-static").hidden = true; // the script shows the same deals step by step
@@ -97,6 +98,7 @@ document.addEventListener("DOMContentLoaded", () => {
       sides.map((side) => [sideNames(side), p.points[side], p.score[side]]));
     felt.append(board);
     drawSummary(steps, p);
+    if (stepped) keepAnchor();
   }
 
   function drawSummary(steps, p) {
@@ -129,6 +131,29 @@ document.addEventListener("DOMContentLoaded", () => {
     draw();
   }
 
+  // A position's address, #replay-deal-D-step-S (games/analysis.py's replay_anchor): the
+  // analysis links each decision to it, and stepping keeps it, so that a position can be
+  // linked or reloaded.
+  const ANCHOR = /^#replay-deal-(\d+)-step-(\d+)$/;
+  function openAnchor() {
+    const found = ANCHOR.exec(window.location.hash);
+    if (!found) return false;
+    const at = data.deals.findIndex((d) => d.number === Number(found[1]));
+    if (at < 0) return false;
+    deal = at;
+    step = Math.min(Math.max(Number(found[2]) - 1, 0), data.deals[deal].steps.length - 1);
+    draw();
+    $("replay").scrollIntoView({ block: "start" });
+    return true;
+  }
+  function keepAnchor() {
+    const hash = `#replay-deal-${data.deals[deal].number}-step-${step + 1}`;
+    if (window.location.hash !== hash && (window.location.hash === "" || ANCHOR.test(window.location.hash))) {
+      history.replaceState(null, "", hash);
+    }
+  }
+  window.addEventListener("hashchange", openAnchor);
+
   $("replay-next").addEventListener("click", () => go(1));
   $("replay-prev").addEventListener("click", () => go(-1));
   $("replay-first").addEventListener("click", () => { deal = 0; step = 0; draw(); });
@@ -157,7 +182,8 @@ document.addEventListener("DOMContentLoaded", () => {
     if (event.key === "Home") { $("replay-first").click(); event.preventDefault(); }
     if (event.key === "End") { $("replay-last").click(); event.preventDefault(); }
   });
-  draw();
+  if (!openAnchor()) draw();
+  stepped = true;
   legendsUnderCharts();
 });
 

@@ -115,7 +115,7 @@ def test_signup_pages_use_the_site_layout(client):
     html = client.get("/accounts/signup/").content.decode()
     assert 'class="site-header"' in html and "/static/vendor/htmx/htmx-2.0.11.min." in html
     title = re.search(r"<title>(.*?)</title>", html, re.S).group(1)
-    assert " ".join(title.split()) == "Signup · Tute online"
+    assert " ".join(title.split()) == "Sign up · Tute online"
     assert "3 to 20 characters: letters, digits, _ and -." in html  # the rule, before typing
 
 

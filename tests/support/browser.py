@@ -5,17 +5,24 @@ import random
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from pathlib import Path
 
 from django.db import connections
+from django.utils import timezone
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from bench.support.processes import ROOT
+from games.arenas import services
+from games.arenas.models import Arena, ArenaPlayer
+from games.arenas.pairing import arena_pair
+from games.arenas.scoring import arena_game_score
 from games.models import Game, GameSeat, Table
 from games.table import play
 from games.table.record import game_state
 from games.table.seating import table_practice
 from rankings.tasks import award_sweep
+from tests.support.arenas import habanero_arena, play_out, present, running_games
 from tests.support.factories import PASSWORD, UserFactory
 from tests.support.waits import until
 
@@ -339,3 +346,37 @@ def in_a_thread(query):
 # From tests.e2e.test_table_phone
 
 DESKTOP = {"width": 1280, "height": 800}
+
+
+# From tests.e2e.test_arena_finished
+
+
+def finished_arena(*, counted: bool) -> Arena:
+    """Two players, an entry of 20: a game that counted (when `counted`), then one played
+    from a shared address; then the end."""
+    ana, beto = UserFactory(username="anabel", chips=500), UserFactory(username="bertin", chips=500)
+    arena = habanero_arena(name="Evening arena", entry=20)
+    by_id = {ana.pk: ana, beto.pk: beto}
+    if counted:
+        services.arena_join(arena_id=arena.pk, user=ana, ip_address="198.51.100.1")
+        services.arena_join(arena_id=arena.pk, user=beto, ip_address="198.51.100.2")
+    else:
+        for user in (ana, beto):
+            services.arena_join(arena_id=arena.pk, user=user, ip_address="203.0.113.8")
+    present(arena, ana, beto)
+    rounds = 2 if counted else 1
+    for n in range(rounds):
+        if n == 1:  # the second game from one address
+            ArenaPlayer.objects.filter(arena=arena).update(ip_address="203.0.113.8")
+        arena_pair(arena_id=arena.pk, now=timezone.now() + timedelta(minutes=1 + n))
+        (game,) = running_games(arena)
+        play_out(game, by_id, random.Random(n))
+        assert arena_game_score(game_id=game.pk)
+    for user in (ana, beto):
+        services.arena_pause(arena_id=arena.pk, user=user)
+    Arena.objects.filter(pk=arena.pk).update(starts_at=timezone.now() - timedelta(minutes=11))
+    assert services.arena_tick()["finished"] == 1
+    return arena
+
+
+# From tests.e2e.test_table
