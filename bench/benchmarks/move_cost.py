@@ -32,16 +32,24 @@ def move_cost(moves: int = 300, baseline_plies_per_s: float | None = None) -> di
         push.send = lambda messages: pushed.extend(len(msgpack.packb(m)) for _g, m in messages)
         try:
             users = [new_player() for _ in range(4)]
-            table = seating.table_create(
-                master=users[0], options={"variant": "tute", "players": 4, "rounds": 5}
-            )
-            for user in users[1:]:
-                seating.table_sit(table_id=table.pk, user=user)
+
+            def new_table() -> Table:
+                """A full table of the four: a game is started once at a table (then a
+                rematch, which asks everyone), so each game gets a table of its own."""
+                table = seating.table_create(
+                    master=users[0], options={"variant": "tute", "players": 4, "rounds": 5}
+                )
+                for user in users[1:]:
+                    seating.table_sit(table_id=table.pk, user=user)
+                play.game_start(table_id=table.pk, user=users[0])
+                return table
+
+            table = new_table()
             rng = random.Random(1)
             while len(cpu) < moves:
                 game = Game.objects.filter(pk=Table.objects.get(pk=table.pk).game_id).first()
                 if game is None or game.status != Game.Status.PLAYING:
-                    play.game_start(table_id=table.pk, user=users[0])
+                    table = new_table()
                     continue
                 state = game_state(game=game)
                 if state.needs_deal:
