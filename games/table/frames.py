@@ -99,6 +99,8 @@ def table_summary(
         "master": table.master.username,
         "options": options,
         # The sentence about them, in each language (games/table/options_text.py).
+        # A table robots sit at plays practice (RULES.md §11): its sentence says why, which a
+        # "Play now" table the robots filled needs said.
         "options_text": options_text(options, robots=any(s.robot for s in seats)),
         "seats": row,
         "free_seats": sum(1 for entry in row if entry is None),

@@ -4,18 +4,18 @@ player counts it from the marks, and each decision opens its position in the rep
 phone and a desktop, in a real browser."""
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from games.analysis import game_analysis_compute
 from tests.support.analysis import finished_game
+from tests.support.browser import ARTIFACTS
 from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("/tmp/SHOTS")
+SHOTS = ARTIFACTS
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 

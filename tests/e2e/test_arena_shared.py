@@ -3,21 +3,20 @@ then told a player "you finished #1 of 2". Now the arena page and each game's su
 that such a game scores nothing and why, and a tie at zero is nobody's place. In Debian's
 Chromium, on a phone and a desktop."""
 
-from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from bench.client import session_cookie
 from django.conf import settings
 from playwright.sync_api import expect
 
+from bench.support.client import session_cookie
 from games.arenas.frames import arena_over_messages
 from games.arenas.models import ArenaGame, ArenaPlayer
-from tests.support.browser import finished_arena, no_sideways_scroll
+from tests.support.browser import ARTIFACTS, finished_arena, no_sideways_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("/tmp/SHOTS")
+SHOTS = ARTIFACTS
 
 
 @pytest.mark.parametrize(("width", "height"), [(375, 812), (1280, 800)])

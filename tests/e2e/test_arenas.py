@@ -15,9 +15,9 @@ from bench.support.arena_client import ArenaPlayer, short_arena
 from bench.support.client import session_cookie
 from games.arenas.models import Arena
 from games.arenas.models import ArenaPlayer as Joined
-from tests.conftest import kept_daphne
 from tests.support.browser import ARTIFACTS, NEXT_STEP, in_db, log_in, no_sideways_scroll, take_step
 from tests.support.factories import UserFactory
+from tests.support.servers import kept_daphne
 from tests.support.waits import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

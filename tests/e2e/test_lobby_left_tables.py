@@ -5,7 +5,6 @@ still waiting for players, stays. In Debian's Chromium, on a phone and a desktop
 
 import uuid
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -13,12 +12,12 @@ from playwright.sync_api import expect
 
 from games.models import Game, ServerProcess, Table, TableSocket
 from games.table import play, practice, seating
-from tests.support.browser import no_sideways_scroll
+from tests.support.browser import ARTIFACTS, no_sideways_scroll
 from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("/tmp/SHOTS")
+SHOTS = ARTIFACTS
 TILES = "#lobby-tables .table-tile"
 
 

@@ -18,7 +18,13 @@ from games.table import chat, play, seating
 from rankings.selectors import chips_balance
 from rankings.services import game_result_award
 from tests.support.awards import finish_game
-from tests.support.browser import ARTIFACTS, in_db, in_thread, log_in, no_sideways_scroll
+from tests.support.browser import (
+    ARTIFACTS,
+    in_db,
+    in_thread,
+    no_sideways_scroll,
+    player_page,
+)
 from tests.support.factories import PASSWORD, ModeratorFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -37,13 +43,6 @@ def moderator_page(browser, base: str):
     page.fill("#id_password", PASSWORD)
     page.get_by_role("button", name="Log in").click()
     expect(page.locator("#site-name")).to_have_text("Tute online: moderation")
-    return page
-
-
-def player_page(browser, base: str, username: str, viewport: dict):
-    page = browser.new_context(locale="en-US", viewport=viewport, timezone_id="UTC").new_page()
-    page.set_default_timeout(15_000)
-    log_in(page, base, username)
     return page
 
 

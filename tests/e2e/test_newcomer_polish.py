@@ -4,8 +4,6 @@ sign-up form puts each error under its own field and writes "Sign up" as the sit
 report form's first choice says what it means; the arena's streak mark is text that every
 font shows."""
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
@@ -13,12 +11,12 @@ from games.arenas import services as arenas
 from games.arenas.models import ArenaPlayer
 from games.table import chat, seating
 from tests.support.arenas import habanero_arena
-from tests.support.browser import in_db, in_thread, no_sideways_scroll, player_page
+from tests.support.browser import ARTIFACTS, in_db, in_thread, no_sideways_scroll, player_page
 from tests.support.factories import PASSWORD, ModeratorFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("/tmp/SHOTS")
+SHOTS = ARTIFACTS
 SIZES = [{"width": 375, "height": 812}, {"width": 1280, "height": 800}]
 
 

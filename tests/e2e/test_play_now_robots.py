@@ -3,20 +3,18 @@
 the player chooses, and the table says why when it happens, live, in place of a bare
 "Practice". In Debian's Chromium, on a phone and a desktop."""
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
 from games.models import Table
 from games.table.matchmaking import table_fill_robots
-from tests.support.browser import in_db, in_thread, log_in, no_sideways_scroll
+from tests.support.browser import ARTIFACTS, in_db, in_thread, log_in, no_sideways_scroll
 from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("/tmp/SHOTS")
-SAID = "robots play practice games only, so nothing is won or lost"
+SHOTS = ARTIFACTS
+SAID = "Practice (robots play practice games only): no chips, XP or rating"
 
 
 @pytest.mark.parametrize(("width", "height"), [(375, 812), (1280, 800)])

@@ -2,8 +2,6 @@
 count only, the grade all of a player's XP. The board now says which number is which, and
 shows beside the grade the whole XP the profile shows. On a phone and a desktop."""
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
@@ -11,12 +9,12 @@ from rankings.models import BoardRow
 from rankings.selectors import xp_total
 from rankings.services import game_result_award
 from tests.support.awards import finish_game
-from tests.support.browser import no_sideways_scroll
+from tests.support.browser import ARTIFACTS, no_sideways_scroll
 from tests.support.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("/tmp/SHOTS")
+SHOTS = ARTIFACTS
 
 
 @pytest.mark.parametrize(("width", "height"), [(375, 812), (1280, 800)])

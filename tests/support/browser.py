@@ -380,3 +380,13 @@ def finished_arena(*, counted: bool) -> Arena:
 
 
 # From tests.e2e.test_table
+
+
+# From tests.e2e.test_moderation
+
+
+def player_page(browser, base: str, username: str, viewport: dict):
+    page = browser.new_context(locale="en-US", viewport=viewport, timezone_id="UTC").new_page()
+    page.set_default_timeout(15_000)
+    log_in(page, base, username)
+    return page
