@@ -21,7 +21,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games.bots.analysis import accuracy_of, analyse_record
+from games.bots.analysis import accuracy_of, analyse_record, seat_marks
 from games.models import Game, GameAnalysis, GameSeat
 from rankings.kinds import kind_label, table_kind
 
@@ -111,13 +111,6 @@ def player_accuracy_by_kind(*, user: Any) -> list[dict[str, Any]]:
         {"kind": kind, "accuracy": round(sum(values) / len(values), 1), "games": len(values)}
         for kind, values in sorted(kinds.items())
     ]
-
-
-def seat_marks(data: dict[str, Any], seat: int) -> list[str]:
-    """A seat's marks through the game, from the stored decisions. Its accuracy is read from
-    them (bots.analysis.accuracy_of), also for an analysis stored before accuracy was
-    counted so, so that it always follows from the marks the page shows."""
-    return [d["mark"] for deal in data["deals"] for d in deal["decisions"] if d["seat"] == seat]
 
 
 def replay_anchor(deal: int, step: int) -> str:

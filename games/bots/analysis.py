@@ -44,7 +44,7 @@ playouts bound a decision, and the analysis is repeatable exactly.
 ...     seat = seat_to_act(g)
 ...     _ = bot_play(bots[seat], g, seat)
 >>> result = analyse_record(g.to_record(), seconds=2.0, seed=1)
->>> sorted(result["accuracy"]) == ["0", "1"]
+>>> {d["seat"] for deal in result["deals"] for d in deal["decisions"]} <= {0, 1}
 True
 >>> {d["mark"] for deal in result["deals"] for d in deal["decisions"]} <= set(MARKS)
 True
@@ -95,6 +95,18 @@ def accuracy_of(marks: list[str]) -> float | None:
     return round(100.0 * marks.count("best") / len(marks), 1)
 
 
+def seat_marks(data: dict[str, Any], seat: int) -> list[str]:
+    """A seat's marks through an analysed game (`analyse_record`'s data), in order: what its
+    accuracy is read from, wherever it is shown, so that it always follows from the marks.
+
+    >>> decisions = [{"seat": 0, "mark": "best"}, {"seat": 1, "mark": "mistake"}]
+    >>> data = {"deals": [{"decisions": decisions}]}
+    >>> seat_marks(data, 1), accuracy_of(seat_marks(data, 0))
+    (['mistake'], 100.0)
+    """
+    return [d["mark"] for deal in data["deals"] for d in deal["decisions"] if d["seat"] == seat]
+
+
 def on_scale(value: float) -> float:
     """A deal's value held to the analysis's scale, 0 (lost) to 1 (won): the margin the
     robot adds to a win or a loss makes no deal more than won or less than lost.
@@ -126,7 +138,6 @@ def analyse_record(
     complete = True
     state = GameState(options)
     out_deals: list[dict[str, Any]] = []
-    marks: dict[int, list[str]] = {seat: [] for seat in range(state.n)}
     any_exact = False
     for k, (deal, actions) in enumerate(deals):
         start_listed_deal(state, k, deal)
@@ -147,14 +158,11 @@ def analyse_record(
                 if scored is not None:
                     scored["index"] = index
                     decisions.append(scored)
-                    marks[seat].append(scored["mark"])
                     any_exact = any_exact or scored["exact"]
             state.apply(action)
         out_deals.append({"number": k + 1, "decisions": decisions})
-    accuracy = {str(seat): accuracy_of(seat_marks) for seat, seat_marks in marks.items()}
     return {
         "deals": out_deals,
-        "accuracy": accuracy,
         "exact": any_exact,
         "complete": complete,
         "thresholds": list(THRESHOLDS),

@@ -14,11 +14,11 @@ from games.engine import SeatView, new_game
 from tests.support.bots import (
     CONFIGS,
     SpyBot,
-    card_texts,
     hidden_cards,
     reshuffle_hidden,
     seats_to_act,
 )
+from tests.support.engine import card_codes
 
 BOTS_DIR = Path(__file__).resolve().parents[2] / "games" / "bots"
 
@@ -34,7 +34,7 @@ def test_robots_get_only_their_own_view(config: dict) -> None:
         view = spies[seat].views[-1]
         assert isinstance(view, SeatView)
         assert view.seat == seat
-        assert not card_texts(view.to_dict()) & hidden
+        assert not card_codes(view.to_dict()) & hidden
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(map(str, c.values())))

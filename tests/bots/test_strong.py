@@ -22,13 +22,13 @@ from games.engine.cards import caballo, deck_for, rey
 from tests.support.bots import (
     CONFIGS,
     SpyBot,
-    card_texts,
     hidden_cards,
     play_out,
     position,
     reshuffle_hidden,
     seats_to_act,
 )
+from tests.support.engine import card_codes
 
 
 def _ids(config: dict) -> str:
@@ -167,7 +167,7 @@ def test_strong_robot_gets_only_its_own_view(config: dict) -> None:
         bot_play(spies[seat], state, seat)
         view = spies[seat].views[-1]
         assert view.seat == seat
-        assert not card_texts(view.to_dict()) & hidden
+        assert not card_codes(view.to_dict()) & hidden
 
 
 def test_a_playout_budget_makes_games_repeatable() -> None:

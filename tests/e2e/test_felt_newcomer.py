@@ -17,8 +17,8 @@ from tests.support.browser import (
     DESKTOP,
     PHONE,
     finish_the_game,
-    in_a_thread,
     in_db,
+    in_thread,
     log_in,
     practice,
 )
@@ -134,10 +134,10 @@ def test_the_hint_marks_the_card_it_names_in_the_hand(browser, quick_daphne, siz
 def test_a_provisional_rating_says_what_its_question_mark_means(browser, quick_daphne):
     users = in_db(lambda: [UserFactory(username=n) for n in ("mara", "nico")])
     options = {"variant": "tute", "players": 2, "competitive": True, "stake": 0}
-    table = in_a_thread(lambda: seating.table_create(master=users[0], options=options))
-    in_a_thread(lambda: seating.table_sit(table_id=table.pk, user=users[1]))
-    in_a_thread(lambda: play.game_start(table_id=table.pk, user=users[0]))
-    in_a_thread(lambda: finish_the_game(table.pk, dict(enumerate(users))))
+    table = in_thread(lambda: seating.table_create(master=users[0], options=options))
+    in_thread(lambda: seating.table_sit(table_id=table.pk, user=users[1]))
+    in_thread(lambda: play.game_start(table_id=table.pk, user=users[0]))
+    in_thread(lambda: finish_the_game(table.pk, dict(enumerate(users))))
     for size in SIZES:
         context, page = new_page(browser, size)
         log_in(page, quick_daphne, "mara")

@@ -14,8 +14,8 @@ from tests.support.browser import (
     ARTIFACTS,
     alicia_and_bruno,
     finish_the_game,
-    in_a_thread,
     in_db,
+    in_thread,
     no_sideways_scroll,
     open_tute_for_two,
 )
@@ -51,7 +51,7 @@ def test_chance_before_the_game_rating_change_and_trophy_after_it_and_the_chart(
     alicia, bruno = alicia_and_bruno(browser, daphne_server)
     table_id = open_tute_for_two(alicia, daphne_server)
     # Played for 50 chips each: the summary and the game's page show the pot and the payout.
-    in_a_thread(
+    in_thread(
         lambda: seating.table_set_options(
             table_id=table_id, user=alicia_user, options={"stake": 50}
         )
@@ -74,7 +74,7 @@ def test_chance_before_the_game_rating_change_and_trophy_after_it_and_the_chart(
     bruno.locator("#hand button").first.wait_for()
     assert not bruno.locator("#chances").is_visible()
 
-    game = in_a_thread(lambda: finish_the_game(table_id, {0: alicia_user, 1: bruno_user}))
+    game = in_thread(lambda: finish_the_game(table_id, {0: alicia_user, 1: bruno_user}))
     winner = ["alicia", "bruno"][game.result["winner"]]
     loser = "bruno" if winner == "alicia" else "alicia"
     for page in (alicia, bruno):
@@ -114,7 +114,7 @@ def test_chance_before_the_game_rating_change_and_trophy_after_it_and_the_chart(
 
     # A moderator takes the game off the leaderboards: its page and its table's summary say
     # so, and why, in a player's words; the chips and XP stay paid.
-    in_a_thread(lambda: exclude(game.pk))
+    in_thread(lambda: exclude(game.pk))
     bruno.goto(f"{daphne_server}/games/{game.pk}/")
     excluded = bruno.locator("#game-excluded")
     assert excluded.inner_text() == (

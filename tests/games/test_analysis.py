@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 import games.analysis as analysis_module
 import games.tasks as tasks_module
 from games.analysis import game_analysis_compute, player_accuracy_by_kind
+from games.bots.analysis import accuracy_of, seat_marks
 from games.models import Game, GameAnalysis
 from games.tasks import analyse_game
 from tests.support.analysis import finished_game
@@ -40,9 +41,9 @@ def test_run_twice_the_analysis_is_computed_once(monkeypatch):
 
 def test_the_unique_game_settles_two_analyses_at_once():
     game = finished_game(UserFactory())
-    GameAnalysis.objects.create(game=game, data={"deals": [], "accuracy": {}})
+    GameAnalysis.objects.create(game=game, data={"deals": []})
     with pytest.raises(IntegrityError), transaction.atomic():
-        GameAnalysis.objects.create(game=game, data={"deals": [], "accuracy": {}})
+        GameAnalysis.objects.create(game=game, data={"deals": []})
 
 
 def test_a_game_in_play_is_not_analysed():
@@ -60,7 +61,7 @@ def test_every_decision_is_scored_and_the_endgame_solved_exactly():
     assert data["exact"]  # the arrastre of habanero: every card known
     assert all(d["expected_best"] >= d["expected"] for d in decisions)
     assert {d["mark"] for d in decisions} <= {"best", "inaccuracy", "mistake", "blunder"}
-    assert set(data["accuracy"]) == {"0", "1"}
+    assert all(accuracy_of(seat_marks(data, seat)) is not None for seat in (0, 1))
 
 
 def test_the_replay_page_shows_marks_best_choices_chart_and_accuracy(client):
@@ -79,7 +80,7 @@ def test_the_replay_page_shows_marks_best_choices_chart_and_accuracy(client):
         if row["mark"] != "best":
             assert f'data-mark="{row["mark"]}"' in html
             assert "Best: " in html
-    assert f"{data['accuracy']['1']}%" in html
+    assert f"{accuracy_of(seat_marks(data, 1))}%" in html
 
 
 def test_the_profile_shows_average_accuracy_per_kind_of_table(client):
@@ -87,9 +88,8 @@ def test_the_profile_shows_average_accuracy_per_kind_of_table(client):
     accuracies = []
     for _ in range(2):
         game = finished_game(player)
-        accuracies.append(
-            game_analysis_compute(game_id=game.pk, playouts=PLAYOUTS).data["accuracy"]["1"]
-        )
+        data = game_analysis_compute(game_id=game.pk, playouts=PLAYOUTS).data
+        accuracies.append(accuracy_of(seat_marks(data, 1)))
     rows = player_accuracy_by_kind(user=player)
     assert rows == [{"kind": "Habanero", "accuracy": round(sum(accuracies) / 2, 1), "games": 2}]
     html = client.get(player.get_absolute_url()).content.decode()
@@ -102,9 +102,9 @@ def test_the_end_of_a_game_queues_its_analysis_on_commit(
 ):
     """The finishing transaction queues the analysis once it commits; the task then finds
     a finished game and analyses it."""
-    from tests.support.play import play_to_the_end, seated
+    from tests.support.play import play_to_the_end, seated_table
 
-    table, users = seated({"variant": "habanero", "points_to_win": 1}, 2)
+    table, users = seated_table({"variant": "habanero", "points_to_win": 1}, 2)
     queued = []
     monkeypatch.setattr(tasks_module, "game_analysis_queue", queued.append)
     with django_capture_on_commit_callbacks(execute=True):

@@ -127,8 +127,6 @@ def play_out(state: GameState, bots: list[Bot], rng: random.Random, deals: int =
         bot_play(bots[seat], state, seat)
 
 
-# From tests.bots.test_bots_legal
-
 CONFIGS = [
     {"variant": "tute", "players": 2, "stock_play": "free"},
     {"variant": "tute", "players": 2, "stock_play": "follow_trump"},
@@ -144,9 +142,6 @@ CONFIGS = [
 ]
 
 
-# From tests.bots.test_bots_view_only
-
-
 class SpyBot:
     """Wraps a robot and keeps every view it was given."""
 
@@ -158,15 +153,6 @@ class SpyBot:
     def choose(self, view: SeatView):
         self.views.append(view)
         return self.inner.choose(view)
-
-
-def card_texts(data: Any) -> set[str]:
-    """Every card written anywhere in a view's JSON data."""
-    if isinstance(data, dict):
-        return set().union(*(card_texts(v) for v in data.values())) if data else set()
-    if isinstance(data, list):
-        return set().union(*(card_texts(v) for v in data)) if data else set()
-    return {data} if isinstance(data, str) and data in CARD_TEXT else set()
 
 
 def hidden_cards(state: GameState, seat: int) -> set[str]:

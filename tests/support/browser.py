@@ -1,4 +1,6 @@
-"""Helpers shared by the tests (moved out of the test modules that first needed them)."""
+"""What the browser tests share: logging in, ORM work away from Playwright's loop, the
+viewports, taking a turn on the table page, screenshots in the test artifacts, and the
+games they set up (a practice table, a finished game, a finished arena)."""
 
 import json
 import random
@@ -25,8 +27,6 @@ from rankings.tasks import award_sweep
 from tests.support.arenas import habanero_arena, play_out, present, running_games
 from tests.support.factories import PASSWORD, UserFactory
 from tests.support.waits import until
-
-# From tests.e2e.test_table
 
 ARTIFACTS = Path(ROOT) / "test-artifacts"
 
@@ -157,9 +157,6 @@ def open_tute_for_two(page, base: str) -> int:
     return int(page.url.rstrip("/").rsplit("/", 1)[1])
 
 
-# From tests.e2e.test_accounts
-
-
 def in_db(query):
     """Run ORM code while Playwright's loop runs in this thread, then close its connection.
 
@@ -180,8 +177,6 @@ def log_in(page, base, login, password=PASSWORD):
     page.wait_for_load_state()
 
 
-# From tests.e2e.test_practice
-
 # What the player may do now, read from the page as they would see it.
 NEXT_STEP = """() => {
   const shown = (el) => el && !el.hidden && !el.closest('[hidden]');
@@ -195,28 +190,27 @@ NEXT_STEP = """() => {
 }"""
 
 
-# From tests.e2e.test_moderation
-
-
 def in_thread(work):
-    """Run ORM and service code in a thread of its own: services push to the channel layer
-    through async_to_sync, which Playwright's running event loop forbids in this thread."""
-    results: list = []
+    """Run ORM and service code in a thread of its own and return what it returns (its error
+    is raised here): services push to the channel layer through async_to_sync, which
+    Playwright's running event loop forbids in this thread."""
+    outcome = {}
 
     def run():
         try:
-            results.append(work())
+            outcome["value"] = work()
+        except BaseException as error:  # re-raised in the test's thread
+            outcome["error"] = error
         finally:
             connections.close_all()
 
     thread = threading.Thread(target=run)
     thread.start()
     thread.join()
-    assert results, "the work failed in its thread"
-    return results[0]
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
-
-# From tests.e2e.test_table_frames
 
 TABLE_SOCKET = re.compile(r"/ws/tables/\d+/$")
 
@@ -259,9 +253,9 @@ class Relay:
         return max(f["version"] for f in self.to_page if f["type"] in ("state", "update"))
 
 
-# From tests.e2e.test_table_phone
-
 PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1280, "height": 800}
+VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
 
 
 def practice(username: str, **options) -> Table:
@@ -271,11 +265,6 @@ def practice(username: str, **options) -> Table:
     # running loop forbids in this one.
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(in_db, lambda: table_practice(master=user, options=values)).result()
-
-
-# From tests.e2e.test_finding
-
-VIEWPORTS = {"phone": {"width": 375, "height": 812}, "desktop": {"width": 1280, "height": 800}}
 
 
 # The elements that reach past the viewport's right edge, innermost first: what to fix.
@@ -298,9 +287,6 @@ def browser_page(browser, size: str):
     return context, page
 
 
-# From tests.e2e.test_ratings
-
-
 def finish_the_game(table_id: int, users: dict) -> Game:
     """Random legal moves through the services, each by its own player, to the game's end;
     then the award (no Celery worker here: the sweep does it)."""
@@ -321,34 +307,6 @@ def finish_the_game(table_id: int, users: dict) -> Game:
         play.game_act(table_id=table_id, user=users[seat], action=rng.choice(actions).to_dict())
     award_sweep(older_than_seconds=0)
     return game
-
-
-def in_a_thread(query):
-    """Run ORM code that pushes to the sockets (async_to_sync) away from Playwright's loop."""
-    outcome = {}
-
-    def run():
-        try:
-            outcome["value"] = query()
-        except BaseException as error:  # re-raised in the test's thread
-            outcome["error"] = error
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
-
-
-# From tests.e2e.test_table_phone
-
-DESKTOP = {"width": 1280, "height": 800}
-
-
-# From tests.e2e.test_arena_finished
 
 
 def finished_arena(*, counted: bool) -> Arena:
@@ -377,12 +335,6 @@ def finished_arena(*, counted: bool) -> Arena:
     Arena.objects.filter(pk=arena.pk).update(starts_at=timezone.now() - timedelta(minutes=11))
     assert services.arena_tick()["finished"] == 1
     return arena
-
-
-# From tests.e2e.test_table
-
-
-# From tests.e2e.test_moderation
 
 
 def player_page(browser, base: str, username: str, viewport: dict):

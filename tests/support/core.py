@@ -1,4 +1,5 @@
-"""Helpers shared by the tests (moved out of the test modules that first needed them)."""
+"""Helpers for the tests that hold the search core to the engine: the tables walked, a rigged
+shuffle, and random walks of positions."""
 
 import random
 from typing import Any
@@ -8,8 +9,6 @@ from games.bots.core import (
 )
 from games.engine import GameState, new_game
 from games.engine.cards import caballo, rey
-
-# From tests.bots.test_core_agrees
 
 CONFIGS = [
     {"variant": "tute", "players": 2, "stock_play": "free"},

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from games.engine import Action, Card, Deal, GameState, IllegalAction, deal_cards, new_game
-from games.engine.cards import CARDS, SUIT_OF, SUITS, caballo, deck_for, rey
+from games.engine.cards import CARD_TEXT, CARDS, SUIT_OF, SUITS, caballo, deck_for, rey
 from games.engine.deal import hand_size
 from games.engine.options import Options
 from games.engine.rulebook import beats, exchange_card
@@ -192,3 +192,13 @@ def rich_deal(state, rng: random.Random):
             if (pair or not state.rules.cantes) and (not state.rules.has_stock or give in held):
                 return deal
     raise AssertionError("no such deal in 2,000 tries")
+
+
+def card_codes(data: Any) -> set[str]:
+    """Every card written anywhere in JSON data (a frame, a view): the scan of the tests
+    that check no seat is shown a card it may not see."""
+    if isinstance(data, dict):
+        return set().union(*map(card_codes, data.values()))
+    if isinstance(data, list):
+        return set().union(*map(card_codes, data))
+    return {data} if isinstance(data, str) and data in CARD_TEXT else set()

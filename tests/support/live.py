@@ -7,9 +7,6 @@ protocol client (bench/support/client.py).
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 from channels.db import database_sync_to_async as sync_to_async
 from channels.testing import WebsocketCommunicator
 
@@ -18,14 +15,13 @@ from games.engine import CARDS, from_record
 from games.models import Game, Table
 from games.table import robots
 from games.table.record import game_record
+from tests.support.engine import card_codes
 from tute_site.asgi import application
 
 # How long a test waits for a frame it expects: a bound, not a measure. The frame comes as
 # soon as it is sent; the bound only turns a lost one into a failure. Under a full run's
 # load on two shared cores a push took more than the 5 s the tests used to allow.
 WAIT = 60
-
-CARD_CODE = re.compile(r"^(1|2|3|4|5|6|7|10|11|12)[OCEB]$")
 
 
 async def _session_of(user) -> str | None:
@@ -71,21 +67,6 @@ def stored_record(table_id: int) -> dict:
 
 async def record_of(table_id: int) -> dict:
     return await sync_to_async(stored_record)(table_id)
-
-
-def card_codes(data: Any) -> set[str]:
-    """Every card code anywhere in a JSON frame."""
-    found: set[str] = set()
-    if isinstance(data, str):
-        if CARD_CODE.match(data):
-            found.add(data)
-    elif isinstance(data, dict):
-        for value in data.values():
-            found |= card_codes(value)
-    elif isinstance(data, list):
-        for value in data:
-            found |= card_codes(value)
-    return found
 
 
 def hidden_from(state, seat: int | None) -> set[str]:

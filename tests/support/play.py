@@ -1,4 +1,5 @@
-"""Helpers shared by the tests (moved out of the test modules that first needed them)."""
+"""What the live-play tests share: seated tables, games played to their end by random
+legal moves, and a table socket's pushes read and refused."""
 
 import random
 from datetime import timedelta
@@ -14,8 +15,6 @@ from games.table.play import game_act, game_next_deal
 from games.table.record import game_state
 from tests.support.factories import UserFactory
 from tests.support.live import WAIT, table_socket
-
-# From tests.games.test_finding
 
 
 def finish(table_id: int, user: User) -> None:
@@ -37,9 +36,6 @@ def finish(table_id: int, user: User) -> None:
             continue
         action = state.view(seat).legal_actions[0]
         game_act(table_id=table_id, user=game_seat.user, action=action.to_dict())
-
-
-# From tests.games.sockets.test_socket_faults
 
 
 async def next_push(socket) -> dict:
@@ -72,9 +68,6 @@ async def move(sockets) -> list[dict]:
         assert view["needs_deal"], view
         await sockets[0].send_json_to({"type": "next_deal"})
     return [await next_push(socket) for socket in sockets]
-
-
-# From tests.games.sockets.test_bad_input
 
 
 def running_table(**options) -> tuple[int, list]:
@@ -114,25 +107,12 @@ async def close(*sockets):
         await socket.disconnect()
 
 
-# From tests.games.table.test_live_play
-
-
 def seated_table(options: dict, players: int) -> tuple[Table, list]:
+    """A table of `options` with `players` new players seated, each at an address of their own."""
     users = [UserFactory(chips=1000) for _ in range(players)]
     table = seating.table_create(master=users[0], options=options, ip_address="10.0.0.1")
     for n, user in enumerate(users[1:], start=1):
         seating.table_sit(table_id=table.pk, user=user, seat=n, ip_address=f"10.0.0.{n + 1}")
-    return table, users
-
-
-# From tests.games.table.test_game_end
-
-
-def seated(options: dict, players: int) -> tuple[Table, list]:
-    users = [UserFactory(chips=1000) for _ in range(players)]
-    table = seating.table_create(master=users[0], options=options)
-    for n, user in enumerate(users[1:], start=1):
-        seating.table_sit(table_id=table.pk, user=user, ip_address=f"198.51.100.{n}")
     return table, users
 
 
@@ -152,9 +132,6 @@ def play_to_the_end(table: Table, users: list, seed: int) -> Game:
         seat, actions = rng.choice(sorted(state.legal_actions().items()))
         action = rng.choice(actions).to_dict()
         play.game_act(table_id=table.pk, user=users[seat], action=action)
-
-
-# From tests.games.views.test_export
 
 
 def play_random_game(options: dict, seed: int):

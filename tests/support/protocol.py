@@ -1,8 +1,7 @@
-"""Helpers shared by the tests (moved out of the test modules that first needed them)."""
+"""docs/protocol.md as the tests read it, and how a real frame differs from its documented
+example."""
 
 from pathlib import Path
-
-# From tests.games.sockets.test_protocol_doc
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 

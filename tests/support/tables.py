@@ -8,8 +8,6 @@ from games.options import (
     Kind,
 )
 
-# From tests.games.table.test_options_declared
-
 
 def form_data(**changes) -> dict:
     """The lobby form as a browser posts it with every option at its default."""

@@ -33,8 +33,9 @@ from games.engine import CARDS, from_record
 from games.models import Game
 from games.table import play, seating
 from games.templatetags.cards import card_label
+from tests.support.engine import card_codes
 from tests.support.factories import UserFactory
-from tests.support.live import WAIT, card_codes, record_of, table_socket
+from tests.support.live import WAIT, record_of, table_socket
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

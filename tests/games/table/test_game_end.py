@@ -13,7 +13,7 @@ from games.table.record import game_record, game_state, record_action
 from games.table.refusals import TableError
 from rankings.models import GameResult, GameResultSeat
 from tests.support.engine import replay
-from tests.support.play import play_to_the_end, seated
+from tests.support.play import play_to_the_end, seated_table
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
     ids=["tute-4-pairs", "tute-3", "habanero", "pocha-2"],
 )
 def test_a_finished_games_record_replays_to_its_stored_result(options, players, tmp_path):
-    table, users = seated(options, players)
+    table, users = seated_table(options, players)
     game = play_to_the_end(table, users, seed=5)
     assert game.status == Game.Status.FINISHED and game.ended_at and game.finished_at
     status, replayed = replay(tmp_path, game.record)
@@ -65,7 +65,7 @@ def handed_off(game: Game) -> tuple[GameResult, list[tuple]]:
 
 
 def test_the_game_end_hands_the_result_to_rankings_in_the_same_transaction():
-    table, users = seated({"variant": "tute", "players": 4, "stake": 50}, 4)
+    table, users = seated_table({"variant": "tute", "players": 4, "stake": 50}, 4)
     game = play_to_the_end(table, users, seed=3)
     assert GameResult.objects.filter(game_id=game.pk).count() == 1
     result, seats = handed_off(game)
@@ -82,20 +82,21 @@ def test_the_game_end_hands_the_result_to_rankings_in_the_same_transaction():
         game.finished_at,
     )
     assert seats == [
-        (n, users[n].pk, n % 2, n % 2 == winner, False, None if n == 0 else f"198.51.100.{n}")
-        for n in range(4)
+        (n, users[n].pk, n % 2, n % 2 == winner, False, f"10.0.0.{n + 1}") for n in range(4)
     ]
 
 
 def test_a_practice_game_is_handed_off_as_practice_with_no_stake():
-    table, users = seated({"variant": "habanero", "competitive": False, "points_to_win": 1}, 2)
+    table, users = seated_table(
+        {"variant": "habanero", "competitive": False, "points_to_win": 1}, 2
+    )
     game = play_to_the_end(table, users, seed=1)
     result, _seats = handed_off(game)
     assert (result.competitive, result.stake, result.deals_to_win) == (False, 0, 1)
 
 
 def test_a_rolled_back_end_leaves_no_result():
-    table, users = seated({"variant": "habanero", "points_to_win": 1}, 2)
+    table, users = seated_table({"variant": "habanero", "points_to_win": 1}, 2)
     rng = random.Random(2)
     game = play.game_start(table_id=table.pk, user=users[0])
     while True:
@@ -123,7 +124,7 @@ def test_a_rolled_back_end_leaves_no_result():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_rolled_back_action_leaves_no_trace_in_the_kept_states():
-    table, users = seated({"variant": "habanero"}, 2)
+    table, users = seated_table({"variant": "habanero"}, 2)
     game = play.game_start(table_id=table.pk, user=users[0])
     state = game_state(game=game)
     seat = state.turn

@@ -9,13 +9,13 @@ from rankings.models import Rating, RatingChange, TrophyAward
 from rankings.services import game_result_award
 from rankings.tasks import award_sweep
 from tests.support.awards import finish_game
-from tests.support.play import play_to_the_end, seated
+from tests.support.play import play_to_the_end, seated_table
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_full_competitive_table_shows_each_sides_chance_before_the_game_only():
-    table, users = seated({"variant": "tute", "players": 2}, 2)
+    table, users = seated_table({"variant": "tute", "players": 2}, 2)
     # users[0] won three games against users[1] already: the favourite.
     for _game in range(3):
         game_result_award(game_id=finish_game(users, winner_side=0, stake=0).game_id)
@@ -28,21 +28,21 @@ def test_a_full_competitive_table_shows_each_sides_chance_before_the_game_only()
 
 
 def test_pairs_are_given_one_chance_per_side_and_a_table_with_a_free_seat_none():
-    table, users = seated({"variant": "tute", "players": 4}, 3)
+    table, users = seated_table({"variant": "tute", "players": 4}, 3)
     assert table_state_for(table_id=table.pk, user=users[0])["chances"] is None
-    table, users = seated({"variant": "tute", "players": 4}, 4)
+    table, users = seated_table({"variant": "tute", "players": 4}, 4)
     chances = table_state_for(table_id=table.pk, user=users[0])["chances"]
     assert [side["seats"] for side in chances] == [[0, 2], [1, 3]]
     assert [side["percent"] for side in chances] == [50, 50]  # nobody rated yet
 
 
 def test_a_practice_table_shows_no_chance():
-    table, users = seated({"variant": "tute", "players": 2, "competitive": False}, 2)
+    table, users = seated_table({"variant": "tute", "players": 2, "competitive": False}, 2)
     assert table_state_for(table_id=table.pk, user=users[0])["chances"] is None
 
 
 def test_the_summary_gets_each_players_rating_change_and_new_trophy_once_awarded(client):
-    table, users = seated({"variant": "habanero"}, 2)
+    table, users = seated_table({"variant": "habanero"}, 2)
     game = play_to_the_end(table, users, seed=5)
     waiting = client.get(f"/games/{game.pk}/awards.json").json()
     assert waiting["awarded"] is False
@@ -66,7 +66,7 @@ def test_the_summary_gets_each_players_rating_change_and_new_trophy_once_awarded
 
 
 def test_a_cancelled_game_moves_no_rating():
-    table, users = seated({"variant": "tute", "players": 2}, 2)
+    table, users = seated_table({"variant": "tute", "players": 2}, 2)
     play.game_start(table_id=table.pk, user=users[0])
     cancel.game_cancel_propose(table_id=table.pk, user=users[0])
     cancel.game_cancel_answer(table_id=table.pk, user=users[1], accept=True)
