@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench arenas mutation lint format messages install install-dev system-deps worker slow-worker beat deploy-check clean
+.PHONY: run test bench arenas levels mutation lint format messages install install-dev system-deps worker slow-worker beat deploy-check clean
 
 $(VENV)/.installed: requirements.txt constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -133,6 +133,18 @@ arenas: install
 	$(ARENA) --a strong --b random --variant habanero --iterations $(ITERATIONS)
 	$(ARENA) --a strong --b random --variant tute --players 4 --iterations $(ITERATIONS)
 	$(PY) -m games.bots arena --a expert --b heuristic --variant habanero --rounds 1 --points-to-win 1 --games 4 --seed 1
+
+## make levels: the robot levels at their own clocks (issue 35), nothing else running: hard
+## against the heuristic (500 single-deal games), then expert against hard (300), the two
+## variants side by side, one process on each core. About 25 minutes for the first pair of
+## runs, then 40 (pairs) and 70 (habanero): README.md gives the times measured.
+LEVEL_ARENA := $(PY) -m games.bots arena --rounds 1 --points-to-win 1 --seed 1
+levels: install
+	( $(LEVEL_ARENA) --a hard --b heuristic --variant habanero --games 500 && \
+	  $(LEVEL_ARENA) --a expert --b hard --variant habanero --games 300 ) & \
+	( $(LEVEL_ARENA) --a hard --b heuristic --variant tute --players 4 --games 500 && \
+	  $(LEVEL_ARENA) --a expert --b hard --variant tute --players 4 --games 300 ) & \
+	wait
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3 db.sqlite3-wal db.sqlite3-shm test_db*.sqlite3* mutants $(MUTMUT_LIB)

@@ -7,7 +7,9 @@ hidden cards), and :meth:`.strong.StrongBot.evaluate` gives the expected deal re
 action it had: the mean over worlds dealt from that view, or, in a 2-player deal whose stock
 is empty, the exact value of the tricks left (:mod:`.solver`). Cards, cantes, exchanges,
 tute, capote and bids are scored alike; a decision with a single legal action is forced and
-is not scored.
+is not scored. A cante or an exchange leaves its seat to play a card next, so it is valued by
+the best card after it (:meth:`.strong.StrongBot.lines`): a cante taken at once is never
+marked below a card that keeps it for later.
 
 The expected result is on the scale the page states, from 0 for a deal lost to 100 for a
 deal won (50 when nobody wins it): each world's :func:`.strong.playout_value`, which adds a
@@ -154,7 +156,7 @@ def analyse_record(
             if deadline is not None and time.perf_counter() > deadline:
                 complete = False  # out of time: the rest of the game is left unscored
             elif len(legal) > 1 and action in legal:
-                scored = _score(bots[seat], view, legal, action)
+                scored = score_decision(bots[seat], view, legal, action)
                 if scored is not None:
                     scored["index"] = index
                     decisions.append(scored)
@@ -182,7 +184,11 @@ def _choices(options: Any, deals: list[Any]) -> int:
     return count
 
 
-def _score(bot: StrongBot, view: Any, legal: list[Any], action: Any) -> dict[str, Any] | None:
+def score_decision(
+    bot: StrongBot, view: Any, legal: list[Any], action: Any
+) -> dict[str, Any] | None:
+    """One decision scored from its seat's view: the chosen action's expected result, the
+    best one's, the points lost and the mark (None when no world fits the view)."""
     try:
         values, exact, samples = bot.evaluate_samples(view, legal)
     except NoWorld:

@@ -74,8 +74,11 @@ POCHA_SCALE = 30.0  # pocha: points of hand score worth one "deal won"
 SURE_AFTER = 8  # worlds between checks that the best action is already clear
 SURE_LEAD = 4.0  # ... a lead of this many standard errors over every other action
 # Cards left in all hands (the stock empty) at which a playout stops and the tricks left are
-# solved exactly on its world (double-dummy), per table size; measured in README.md.
-EXACT_CARDS = {2: 6, 3: 6, 4: 8}
+# solved exactly on its world (double-dummy), per table size. Chosen on the core by
+# bench/benchmarks/exact_tail.py at 250 ms and at 1 s (README.md): 8 in habanero (4 tricks,
+# against 6) and 12 at 4 players (3 tricks, against 8) choose closer to a long search at
+# both clocks; 3 players keep 6 (not measured).
+EXACT_CARDS = {2: 8, 3: 6, 4: 12}
 
 
 class StrongBot:
@@ -94,6 +97,7 @@ class StrongBot:
         trust: float = 0.0,
         exact_cards: int | None = None,
         endgame: bool = True,
+        sure_lead: float = SURE_LEAD,
     ) -> None:
         if budget_ms is None and iterations is None:
             raise ValueError("A search needs a budget: milliseconds, iterations or both.")
@@ -107,6 +111,7 @@ class StrongBot:
         self.last_playouts = 0  # playouts of the last decision, for measurements
         self.exact_cards = exact_cards  # None: EXACT_CARDS for the table; 0: never
         self.endgame = endgame  # solve the 2-player endgame exactly once the stock is empty
+        self.sure_lead = sure_lead  # stop early at this lead in standard errors (inf: never)
         self._solver: Solver | None = None  # kept through one endgame: its table is reused
         self._playout_solver: Solver | None = None  # the playouts' tails, kept likewise
         self.last_exact = False  # whether the last decision was solved exactly
@@ -211,13 +216,50 @@ class StrongBot:
             world = self.exact_world(view)
             if world is not None:
                 return self.endgame_solver(view).values(world, candidates), True, None
-        values = self.playout_values(view, candidates)
-        return [sum(v) / len(v) for v in values], False, values
+        lines, owners = self.lines(view, candidates)
+        samples = self.playout_values(view, lines)
+        means = [sum(v) / len(v) for v in samples]
+        best: list[list[float] | None] = [None] * len(candidates)
+        top = [-math.inf] * len(candidates)
+        for line, owner in enumerate(owners):
+            if means[line] > top[owner]:
+                top[owner], best[owner] = means[line], samples[line]
+        return top, False, best  # type: ignore[return-value]
 
-    def playout_values(self, view: SeatView, candidates: list[Action]) -> list[list[float]]:
-        """Each candidate's playout values, on the same sampled worlds, within the budget."""
+    def lines(
+        self, view: SeatView, candidates: list[Action]
+    ) -> tuple[list[tuple[Action, ...]], list[int]]:
+        """What each candidate is judged by: a card alone, but a cante or an exchange leaves
+        the same seat to act again, so it is judged by its best follow-up (the best mean on
+        the same worlds). Judged with the playouts' own card after it, a cante taken now
+        could look worse than a card that keeps it for later, which it never is: the pair
+        would be played by a different rule. The lines, and which candidate each belongs to.
+        """
+        try:
+            world = WorldSampler(view).sample(self.rng)
+        except NoWorld:
+            world = None
+        lines: list[tuple[Action, ...]] = []
+        owners: list[int] = []
+        for i, action in enumerate(candidates):
+            for line in _follow_ups(world, (action,)) if world is not None else [(action,)]:
+                lines.append(line)
+                owners.append(i)
+        return lines, owners
+
+    def sampler(self, view: SeatView) -> WorldSampler:
+        """What deals the worlds of a decision: every card hidden from the seat, at random."""
+        return WorldSampler(view)
+
+    def playout_values(
+        self, view: SeatView, candidates: list[Action] | list[tuple[Action, ...]]
+    ) -> list[list[float]]:
+        """Each candidate's playout values, on the same sampled worlds, within the budget.
+        A candidate is an action, or a line of the seat's actions taken one after the other
+        (:meth:`lines`)."""
+        lines = [c if isinstance(c, tuple) else (c,) for c in candidates]
         start = time.perf_counter()
-        sampler = WorldSampler(view)
+        sampler = self.sampler(view)
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
         limit = self.iterations
         k = len(candidates)
@@ -232,7 +274,7 @@ class StrongBot:
         clock = time.perf_counter
         while True:
             world = sampler.sample(rng)
-            for i, action in enumerate(candidates):
+            for i, line in enumerate(lines):
                 if deadline is not None and values[-1] and clock() >= deadline:
                     # Out of time halfway through a world: drop its playouts, so that
                     # every candidate is judged on the same worlds.
@@ -241,23 +283,24 @@ class StrongBot:
                     playouts -= i
                     break
                 game = world.clone()
-                game.apply(action)
-                values[i].append(self._playout(game, setup, action))
+                for action in line:
+                    game.apply(action)
+                values[i].append(self._playout(game, setup, line))
                 playouts += 1
             else:
                 if limit is not None and playouts >= limit:
                     break
                 if deadline is None or clock() < deadline:
                     worlds = len(values[0])
-                    if worlds % SURE_AFTER == 0 and _decided(values):
+                    if worlds % SURE_AFTER == 0 and _decided(values, self.sure_lead):
                         break
                     continue
             break
         self.last_playouts = playouts
         return values
 
-    def _playout(self, game: GameState, setup: _Setup, first: Action) -> float:
-        state = _Playout(setup, first)
+    def _playout(self, game: GameState, setup: _Setup, line: tuple[Action, ...]) -> float:
+        state = _Playout(setup, line)
         rng = self.rng
         greedy = self.playout != "random"
         eps = self.epsilon
@@ -331,6 +374,22 @@ class StrongBot:
         return core.value(setup.side, setup.seat, MARGIN_WEIGHT)
 
 
+def _follow_ups(world: GameState, line: tuple[Action, ...]) -> list[tuple[Action, ...]]:
+    """``line`` and the same seat's next actions after it, while it alone may act next (a
+    cante or an exchange, then its card); the seat's actions are read off one world, since
+    they depend on its own hand and the table only."""
+    seat = line[-1].seat
+    if line[-1].kind not in ("sing", "exchange"):
+        return [line]
+    game = world.clone()
+    for action in line:
+        game.apply(action)
+    legal = game.legal_actions()
+    if set(legal) != {seat}:
+        return [line]
+    return [more for nxt in legal[seat] for more in _follow_ups(world, (*line, nxt))]
+
+
 def _lead(ahead: list[float], behind: list[float]) -> float:
     """How many standard errors the mean of ``ahead`` exceeds ``behind`` by, on the same
     worlds (paired differences); infinite when every world agrees."""
@@ -343,13 +402,16 @@ def _lead(ahead: list[float], behind: list[float]) -> float:
     return mean / math.sqrt(var / n)
 
 
-def _decided(values: list[list[float]]) -> bool:
-    """Whether the best candidate leads every other by :data:`SURE_LEAD` standard errors
-    (or the playouts cannot tell them apart at all): more worlds would not change it."""
+def _decided(values: list[list[float]], sure_lead: float = SURE_LEAD) -> bool:
+    """Whether the best candidate leads every other by ``sure_lead`` standard errors
+    (:data:`SURE_LEAD`; or the playouts cannot tell them apart at all): more worlds would
+    not change it. An infinite ``sure_lead`` never stops early."""
+    if math.isinf(sure_lead):
+        return False
     means = [sum(v) / len(v) for v in values]
     best = max(range(len(values)), key=lambda i: (means[i], -i))
     for i, other in enumerate(values):
-        if i != best and other != values[best] and _lead(values[best], other) < SURE_LEAD:
+        if i != best and other != values[best] and _lead(values[best], other) < sure_lead:
             return False
     return True
 
@@ -402,7 +464,7 @@ class _Playout:
 
     __slots__ = ("bids", "capote", "gone", "setup", "sung", "trick", "tricks_won")
 
-    def __init__(self, setup: _Setup, first: Action) -> None:
+    def __init__(self, setup: _Setup, line: tuple[Action, ...]) -> None:
         self.setup = setup
         self.trick = setup.trick[:]
         self.tricks_won = setup.tricks_won[:]
@@ -410,7 +472,8 @@ class _Playout:
         self.capote = setup.capote
         self.gone = setup.gone
         self.sung = set(setup.sung)
-        self.after_first(first)
+        for action in line:
+            self.after_first(action)
 
     def after_first(self, action: Action) -> None:
         if action.kind == "play":

@@ -1,0 +1,116 @@
+"""How far the strong robot's search could go if it saw every card: its ceiling.
+
+The strong robot judges each card by playing sampled worlds out with a greedy rule and a
+double-dummy tail. The *seeing* robot here runs that same judgement on the one true world
+(every hand and the stock in its order), so it has no sampling error and no guessing at
+all. Against the heuristic robot it shows the most the search's judgement can win: if
+even the seeing robot stays under a target, more worlds a second cannot reach it, and the
+strength must come from a better judgement (the playouts' rule, the value of a deal).
+
+It cheats by construction, so it is a measuring tool, never a table's robot.
+
+    python -m bench.benchmarks.strength_ceiling [--variant habanero|pairs] [--games 500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import time
+from typing import Any
+
+from games.bots.arena import seating, time_summary, wilson_interval, winning_robots
+from games.bots.base import bot_play, seat_to_act
+from games.bots.heuristic import HeuristicBot
+from games.bots.strong import StrongBot
+from games.engine import GameState, Options, SeatView, new_game
+
+VARIANTS = {
+    "habanero": {"variant": "habanero", "points_to_win": 1},
+    "pairs": {"variant": "tute", "players": 4, "pairs": True, "rounds": 1},
+}
+
+
+class _TrueWorld:
+    """A sampler that deals the true deal every time."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    def sample(self, rng: Any) -> GameState:
+        return self.state.clone()
+
+
+class SeeingBot(StrongBot):
+    """The strong robot's search on the one true world (see the module's docstring)."""
+
+    name = "seeing"
+
+    def __init__(self, rng: Any, truth: list[GameState]) -> None:
+        super().__init__(rng, budget_ms=None, iterations=1)
+        self.truth = truth  # the game being played, read at each decision
+
+    def sampler(self, view: SeatView) -> _TrueWorld:  # type: ignore[override]
+        return _TrueWorld(self.truth[0])
+
+
+def play(options: Options, game: int, seed: int) -> tuple[str, list[float]]:
+    """One game of the seeing robot ("a") against the heuristic ("b"), seats alternating."""
+    truth: list[GameState] = []
+    seats = seating(options.players, game)
+    rng = {r: random.Random(f"{seed}:{game}:{r}") for r in "ab"}
+    bots = [SeeingBot(rng["a"], truth) if r == "a" else HeuristicBot(rng["b"]) for r in seats]
+    deal_rng = random.Random(f"{seed}:{game}:deal")
+    state = new_game(options, deal_rng)
+    truth.append(state)
+    think = []
+    while not state.over:
+        if state.needs_deal:
+            state.deal_next(deal_rng)
+            continue
+        seat = seat_to_act(state)
+        start = time.perf_counter()
+        bot_play(bots[seat], state, seat)  # type: ignore[index]
+        if seats[seat] == "a":  # type: ignore[index]
+            think.append(time.perf_counter() - start)
+    winners = winning_robots(state, seats)
+    return (winners.pop() if len(winners) == 1 else "draw"), think
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.benchmarks.strength_ceiling")
+    parser.add_argument("--variant", choices=sorted(VARIANTS), default="habanero")
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    options = Options.from_dict(VARIANTS[args.variant])
+    load_before = os.getloadavg()[0]
+    start = time.perf_counter()
+    wins = 0
+    think: list[float] = []
+    for game in range(args.games):
+        outcome, seconds = play(options, game, args.seed)
+        wins += outcome == "a"
+        think += seconds
+    low, high = wilson_interval(wins, args.games)
+    print(
+        json.dumps(
+            {
+                "bench": "strength_ceiling",
+                "variant": args.variant,
+                "games": args.games,
+                "seeing_wins": wins,
+                "seeing_win_rate": round(wins / args.games, 4),
+                "ci95": [round(low, 4), round(high, 4)],
+                "think": time_summary(think),
+                "seconds": round(time.perf_counter() - start, 1),
+                "load": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
