@@ -8,8 +8,9 @@ action it had: the mean over worlds dealt from that view, or, in a 2-player deal
 is empty, the exact value of the tricks left (:mod:`.solver`). Cards, cantes, exchanges,
 tute, capote and bids are scored alike; a decision with a single legal action is forced and
 is not scored. A cante or an exchange leaves its seat to play a card next, so it is valued by
-the best card after it (:meth:`.strong.StrongBot.lines`): a cante taken at once is never
-marked below a card that keeps it for later.
+the best card after it (:meth:`.strong.StrongBot.lines`), not by the card the playouts' rule
+would play after it: that rule, no longer keeping the sung pair together, once had a cante
+taken at once marked a blunder against a card that kept it for later.
 
 The expected result is on the scale the page states, from 0 for a deal lost to 100 for a
 deal won (50 when nobody wins it): each world's :func:`.strong.playout_value`, which adds a
