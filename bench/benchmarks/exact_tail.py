@@ -18,11 +18,13 @@ difference, so this bench measures the choices themselves on one fixed set of po
 The reference is itself a search with the longest tail, so the longest tail is judged by
 its own eyes: the figure says which tail comes closest to the best search affordable, not
 to perfect play. Prints one JSON line per clock and tail, then a summary line with the
-load average before and after. A run of 100 positions of each variant takes about a
-quarter of an hour of one core; run it with nothing else on the machine.
+load average before and after. The defaults are the run in README.md: 80 positions took 10
+minutes of one core in habanero and 4.5 in the pairs game; run it with nothing else on the
+machine.
 
-    python -m bench.benchmarks.exact_tail --variant habanero [--positions 100] [--every 3]
-        [--tails 0,4,6,8] [--clocks 250,1000] [--reference-playouts 3000] [--seed 1]
+    python -m bench.benchmarks.exact_tail --variant habanero|pairs [--positions 80]
+        [--every 3] [--tails 0,6,8,10,12] [--clocks 250,1000] [--reference-playouts 2000]
+        [--seed 1]
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ VARIANTS = {
     "habanero": {"variant": "habanero", "points_to_win": 1},
     "pairs": {"variant": "tute", "players": 4, "pairs": True, "rounds": 1},
 }
-DEFAULT_TAILS = {"habanero": "0,4,6,8", "pairs": "0,4,8,12"}
+DEFAULT_TAILS = {"habanero": "0,6,8,10,12", "pairs": "0,4,8,12"}
 
 
 def searched(view: SeatView) -> bool:
@@ -102,8 +104,9 @@ def judge(
     """One tail at one clock: its choice at every position, against the reference."""
     regrets, best, playouts, wall = [], 0, [], []
     for i, view in enumerate(views):
-        bot = StrongBot(random.Random(f"{seed}:{tail}:{clock}:{i}"), budget_ms=clock)
-        bot.exact_cards = tail
+        bot = StrongBot(
+            random.Random(f"{seed}:{tail}:{clock}:{i}"), budget_ms=clock, exact_cards=tail
+        )
         start = time.perf_counter()
         choice = bot.choose(view)
         wall.append(1000 * (time.perf_counter() - start))
@@ -129,11 +132,11 @@ def judge(
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.benchmarks.exact_tail")
     parser.add_argument("--variant", choices=sorted(VARIANTS), default="habanero")
-    parser.add_argument("--positions", type=int, default=100)
+    parser.add_argument("--positions", type=int, default=80)
     parser.add_argument("--every", type=int, default=3, help="keep one searched decision in N")
     parser.add_argument("--tails", default=None, help="cards left solved; 0: none")
     parser.add_argument("--clocks", default="250,1000", help="ms a move")
-    parser.add_argument("--reference-playouts", type=int, default=3000)
+    parser.add_argument("--reference-playouts", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     tails = [int(t) for t in (args.tails or DEFAULT_TAILS[args.variant]).split(",")]

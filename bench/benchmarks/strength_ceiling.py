@@ -21,16 +21,12 @@ import random
 import time
 from typing import Any
 
-from games.bots.arena import seating, time_summary, wilson_interval, winning_robots
+from bench.benchmarks.exact_tail import VARIANTS
+from games.bots.arena import TimedBot, seating, time_summary, wilson_interval, winning_robots
 from games.bots.base import bot_play, seat_to_act
 from games.bots.heuristic import HeuristicBot
 from games.bots.strong import StrongBot
 from games.engine import GameState, Options, SeatView, new_game
-
-VARIANTS = {
-    "habanero": {"variant": "habanero", "points_to_win": 1},
-    "pairs": {"variant": "tute", "players": 4, "pairs": True, "rounds": 1},
-}
 
 
 class _TrueWorld:
@@ -48,35 +44,31 @@ class SeeingBot(StrongBot):
 
     name = "seeing"
 
-    def __init__(self, rng: Any, truth: list[GameState]) -> None:
+    def __init__(self, rng: Any, truth: GameState) -> None:
         super().__init__(rng, budget_ms=None, iterations=1)
         self.truth = truth  # the game being played, read at each decision
 
     def sampler(self, view: SeatView) -> _TrueWorld:  # type: ignore[override]
-        return _TrueWorld(self.truth[0])
+        return _TrueWorld(self.truth)
 
 
 def play(options: Options, game: int, seed: int) -> tuple[str, list[float]]:
-    """One game of the seeing robot ("a") against the heuristic ("b"), seats alternating."""
-    truth: list[GameState] = []
-    seats = seating(options.players, game)
-    rng = {r: random.Random(f"{seed}:{game}:{r}") for r in "ab"}
-    bots = [SeeingBot(rng["a"], truth) if r == "a" else HeuristicBot(rng["b"]) for r in seats]
+    """One game of the seeing robot ("a") against the heuristic ("b"), seats alternating, as
+    the arena seats them; who won, and the seeing robot's think times (moves with a choice)."""
     deal_rng = random.Random(f"{seed}:{game}:deal")
     state = new_game(options, deal_rng)
-    truth.append(state)
-    think = []
+    seeing = TimedBot(SeeingBot(random.Random(f"{seed}:{game}:a"), state))
+    heuristic = HeuristicBot(random.Random(f"{seed}:{game}:b"))
+    seats = seating(options.players, game)
+    bots = [seeing if r == "a" else heuristic for r in seats]
     while not state.over:
         if state.needs_deal:
             state.deal_next(deal_rng)
             continue
         seat = seat_to_act(state)
-        start = time.perf_counter()
         bot_play(bots[seat], state, seat)  # type: ignore[index]
-        if seats[seat] == "a":  # type: ignore[index]
-            think.append(time.perf_counter() - start)
     winners = winning_robots(state, seats)
-    return (winners.pop() if len(winners) == 1 else "draw"), think
+    return (winners.pop() if len(winners) == 1 else "draw"), seeing.wall
 
 
 def main(argv: list[str] | None = None) -> None:

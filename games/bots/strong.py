@@ -79,6 +79,7 @@ SURE_LEAD = 4.0  # ... a lead of this many standard errors over every other acti
 # against 6) and 12 at 4 players (3 tricks, against 8) choose closer to a long search at
 # both clocks; 3 players keep 6 (not measured).
 EXACT_CARDS = {2: 8, 3: 6, 4: 12}
+FOLLOWED = ("sing", "exchange")  # actions after which the same seat plays its card
 
 
 class StrongBot:
@@ -235,14 +236,17 @@ class StrongBot:
         could look worse than a card that keeps it for later, which it never is: the pair
         would be played by a different rule. The lines, and which candidate each belongs to.
         """
+        alone = ([(action,) for action in candidates], list(range(len(candidates))))
+        if not any(action.kind in FOLLOWED for action in candidates):
+            return alone  # cards or bids: no world needs dealing to list them
         try:
-            world = WorldSampler(view).sample(self.rng)
+            world = self.sampler(view).sample(self.rng)
         except NoWorld:
-            world = None
+            return alone
         lines: list[tuple[Action, ...]] = []
         owners: list[int] = []
         for i, action in enumerate(candidates):
-            for line in _follow_ups(world, (action,)) if world is not None else [(action,)]:
+            for line in _follow_ups(world, (action,)):
                 lines.append(line)
                 owners.append(i)
         return lines, owners
@@ -379,7 +383,7 @@ def _follow_ups(world: GameState, line: tuple[Action, ...]) -> list[tuple[Action
     cante or an exchange, then its card); the seat's actions are read off one world, since
     they depend on its own hand and the table only."""
     seat = line[-1].seat
-    if line[-1].kind not in ("sing", "exchange"):
+    if line[-1].kind not in FOLLOWED:
         return [line]
     game = world.clone()
     for action in line:
