@@ -175,6 +175,12 @@ def _end_children_at_exit() -> None:
 def _kill_children() -> None:
     for child in multiprocessing.active_children():
         child.kill()
+    # Each pool's manager thread sees its child die and closes its wake-up pipe. It must be
+    # gone before the executors' own exit hook writes to that pipe (`_python_exit`), or the
+    # two race and the exit prints "OSError: [Errno 9] Bad file descriptor".
+    for lane in list(_lanes.values()):
+        if lane._pool is not None:
+            lane._pool.shutdown(wait=True, cancel_futures=True)
 
 
 _loop: asyncio.AbstractEventLoop | None = None

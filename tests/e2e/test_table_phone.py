@@ -17,63 +17,11 @@ from tests.support.browser import (
     log_in,
     practice,
 )
-from tests.support.felt import WATCH
+from tests.support.felt import TURN, WATCH
 from tests.support.waits import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-
-# What the player may do now, and what of a turn is off screen, read in one call. A part is
-# on screen when its whole box is inside the viewport; the page must not have scrolled.
-TURN = """() => {
-  const shown = (el) => el && !el.hidden && !el.closest('[hidden]') && el.getClientRects().length;
-  const inside = (el) => {
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5
-      && r.right <= innerWidth + 0.5;
-  };
-  const heading = document.querySelector('#summary h2');
-  const over = shown(heading) && document.getElementById('summary').dataset.over === 'game';
-  let step = null;
-  if (over) step = 'over';
-  else if (document.querySelector('#actions button:not([disabled])')) step = 'action';
-  else if (document.querySelector('#hand button.playable:not([disabled])')) step = 'card';
-  else if (shown(document.getElementById('next-deal'))
-           && !document.getElementById('next-deal').disabled) step = 'deal';
-  if (step === null) return null;
-  const off = [];
-  const wide = document.documentElement.scrollWidth - innerWidth;
-  if (wide > 0) off.push(`page ${wide}px too wide`);
-  if (scrollY !== 0) off.push(`scrolled by ${scrollY}px`);
-  if (step === 'card' || step === 'action') {
-    const parts = ['#hand', '#trick', '#trump', '#status'];
-    if (step === 'action') parts.push('#actions');
-    if (shown(document.getElementById('clock'))) parts.push('#clock');
-    for (const sel of parts) if (!inside(document.querySelector(sel))) off.push(sel);
-    for (const b of document.querySelectorAll('#hand button')) {
-      const r = b.getBoundingClientRect();
-      if (r.width < 40 || r.height < 56) off.push(`card ${b.dataset.card} ${r.width}x${r.height}`);
-      if (!inside(b)) off.push(`card ${b.dataset.card} off screen`);
-    }
-    if (!document.querySelector('#status').textContent.trim()) off.push('no turn line');
-  }
-  // What the felt explains now: who took the trick and which card is marked as winning it.
-  const taken = document.getElementById('trick-taken');
-  const winning = document.querySelector('#trick .played.winning');
-  const seatAt = (pos) => {
-    const box = document.querySelector(`#felt .seat-box.pos-${pos}`);
-    return box ? box.dataset.name : null;
-  };
-  const pos = winning ? [...winning.classList].find((c) => c.startsWith('pos-')).slice(4) : null;
-  return {
-    step, off,
-    taken: shown(taken) ? taken.textContent : null,
-    winner: pos && seatAt(pos),
-    illegal: document.querySelectorAll('#hand button.illegal').length,
-    summary: shown(document.getElementById('summary'))
-      ? document.getElementById('summary').innerText : null,
-  };
-}"""
 
 # A dimmed card says why, in the engine's words (games/table/refusals.py).
 DUTIES = (
