@@ -63,14 +63,19 @@ def pytest_configure(config):
             raise pytest.UsageError(f"REQUIRE_SERVICES=1 but a service is missing: {problem}")
 
 
-# pytest-xdist hands the tests out in the order collected (after the xdist_group("alone")
-# tests, which go to one process first): the long ones first, so that none is left to start
-# at the end with the other processes idle; and the robots' tests, which need no database,
-# before the others, while the first process to need it migrates the test database.
+# pytest-xdist hands the tests out in the order collected, a group as one unit where its
+# first test stands. The "alone" group first: its tests, which kill processes or time
+# pushes, run one after the other on one process (about five minutes), so it must start at
+# once. Then the long ones, so that
+# none is left to start at the end with the other processes idle; and the robots' tests,
+# which need no database, before the others, while the first process to need it migrates
+# the test database.
 RUN_FIRST = ("tests/bots/", "tests/e2e/", "tests/games/", "tests/load/", "tests/rankings/")
 
 
 def _run_order(item) -> int:
+    if item.get_closest_marker("xdist_group"):
+        return -1
     return next(
         (n for n, prefix in enumerate(RUN_FIRST) if item.nodeid.startswith(prefix)),
         len(RUN_FIRST),
