@@ -66,10 +66,9 @@ def pytest_configure(config):
 # pytest-xdist hands the tests out in the order collected, a group as one unit where its
 # first test stands. The "alone" group first: its tests, which kill processes or time
 # pushes, run one after the other on one process (about five minutes), so it must start at
-# once. Then the long ones, so that
-# none is left to start at the end with the other processes idle; and the robots' tests,
-# which need no database, before the others, while the first process to need it migrates
-# the test database.
+# once. Then the long ones, so that none is left to start at the end with the other
+# processes idle; and the robots' tests, which need no database, before the others, while
+# the first process to need it migrates the test database.
 RUN_FIRST = ("tests/bots/", "tests/e2e/", "tests/games/", "tests/load/", "tests/rankings/")
 
 
