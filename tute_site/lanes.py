@@ -152,9 +152,10 @@ class Lane:
 
             await push.send_async(done.pushes)
 
-    def close(self) -> None:
+    def close(self, *, wait: bool = False) -> None:
+        """Let its process go; `wait`: until the pool's manager thread has ended."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=wait, cancel_futures=True)
             self._pool = None
 
 
@@ -179,8 +180,7 @@ def _kill_children() -> None:
     # gone before the executors' own exit hook writes to that pipe (`_python_exit`), or the
     # two race and the exit prints "OSError: [Errno 9] Bad file descriptor".
     for lane in list(_lanes.values()):
-        if lane._pool is not None:
-            lane._pool.shutdown(wait=True, cancel_futures=True)
+        lane.close(wait=True)
 
 
 _loop: asyncio.AbstractEventLoop | None = None

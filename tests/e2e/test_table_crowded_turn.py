@@ -14,17 +14,14 @@ import pytest
 
 from accounts.models import User
 from games.engine import new_game
-from games.engine.cards import SUITS
-from games.engine.rulebook import cante_value
-from games.table.explain import dimmed_reason, score_sheet, trick_explained
 from tests.support.browser import (
     ARTIFACTS,
     ENABLED_ACTIONS,
     VIEWPORTS,
-    Relay,
     in_db,
-    log_in,
     practice,
+    relayed_table,
+    seat_game_part,
 )
 from tests.support.felt import TURN
 from tests.support.waits import until
@@ -51,14 +48,7 @@ def a_crowded_turn() -> dict:
             legal = state.legal_actions()
             kinds = [a.kind for a in legal.get(0, []) if a.kind != "play"]
             if "exchange" in kinds and kinds.count("sing") >= 2 and len(state.view(0).hand) == 8:
-                return {
-                    "view": state.view(0).to_dict(),
-                    "explain": {**trick_explained(state), "dimmed": dimmed_reason(state, 0)},
-                    "sheet": score_sheet(state),
-                    "sing_values": {
-                        suit: cante_value(n, state.trump) for n, suit in enumerate(SUITS)
-                    },
-                }
+                return seat_game_part(state, 0)
             state.apply(rng.choice(legal[sorted(legal)[0]]))
     pytest.fail("no turn with the exchange and two cantes in 2,000 seeded games")
 
@@ -74,25 +64,8 @@ def test_eight_cards_the_exchange_and_two_cantes_fit_one_screen(
     crowded = a_crowded_turn()
     table = practice("dolores", variant="habanero", players=2, move_time=300)
     in_db(lambda: User.objects.filter(username="dolores").update(language=language))
-    context = browser.new_context(locale="en-US", viewport=VIEWPORTS[size])
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    # The page keeps the real table's state; the game's later pushes are the relay's own.
-    relay = Relay(page, edit=lambda frame: frame if frame["type"] == "state" else None)
-    log_in(page, quick_daphne, "dolores")
-    page.goto(quick_daphne + table.get_absolute_url())
-    page.locator("#hand button").first.wait_for()
-    state = next(f for f in relay.to_page if f["type"] == "state")
-    relay.send(
-        {
-            "type": "update",
-            "table_id": table.pk,
-            "version": relay.version + 1,
-            "count": state["count"] + 1,
-            "event": None,
-            "game": {"id": state["game"]["id"], **crowded},
-        }
-    )
+    context, page, relay = relayed_table(browser, quick_daphne, "dolores", table, VIEWPORTS[size])
+    relay.send_game(crowded)
     page.locator(f"{ENABLED_ACTIONS}.action-exchange").wait_for()
     buttons = page.locator(ENABLED_ACTIONS).all_inner_texts()
     assert len(buttons) == 3, buttons

@@ -9,8 +9,7 @@ import random
 import pytest
 
 from games.engine import new_game
-from games.table.explain import dimmed_reason, score_sheet, trick_explained
-from tests.support.browser import ARTIFACTS, PHONE, Relay, log_in, practice
+from tests.support.browser import ARTIFACTS, PHONE, practice, relayed_table, seat_game_part
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,55 +24,24 @@ def a_deal_nobody_won():
         while not state.over:
             if state.needs_deal:
                 ended = (
-                    game_part(state)
+                    seat_game_part(state, 0)
                     if state.deal_index >= 0 and state.deal_winner is None
                     else None
                 )
                 state.deal_next(rng)
                 continue
             if ended and state.carry is not None and state.tricks and not state.trick:
-                return ended, game_part(state)
+                return ended, seat_game_part(state, 0)
             legal = state.legal_actions()
             state.apply(rng.choice(legal[sorted(legal)[0]]))
     pytest.fail("no deal under 100 in 200 seeded games")
 
 
-def game_part(state) -> dict:
-    """The parts of seat 0's `game` a move changes, as the server builds them."""
-    return {
-        "view": state.view(0).to_dict(),
-        "explain": {**trick_explained(state), "dimmed": dimmed_reason(state, 0)},
-        "sheet": score_sheet(state),
-    }
-
-
 def test_a_habanero_deal_under_100_says_why_and_the_next_carries_its_points(browser, quick_daphne):
     ended, carried = a_deal_nobody_won()
     table = practice("carlota", variant="habanero", players=2, move_time=300)
-    context = browser.new_context(locale="en-US", viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    # The page keeps the real table's state; the game's later pushes are the relay's own.
-    relay = Relay(page, edit=lambda frame: frame if frame["type"] == "state" else None)
-    log_in(page, quick_daphne, "carlota")
-    page.goto(quick_daphne + table.get_absolute_url())
-    page.locator("#hand button").first.wait_for()
-    state = next(f for f in relay.to_page if f["type"] == "state")
-    game_id = state["game"]["id"]
-
-    def push(part: dict) -> None:
-        relay.send(
-            {
-                "type": "update",
-                "table_id": table.pk,
-                "version": relay.version + 1,
-                "count": state["count"],
-                "event": None,
-                "game": {"id": game_id, **part},
-            }
-        )
-
-    push(ended)
+    context, page, relay = relayed_table(browser, quick_daphne, "carlota", table, PHONE)
+    relay.send_game(ended)
     summary = page.locator("#summary")
     summary.get_by_text("Nobody passed 100 points").wait_for()
     text = summary.inner_text()
@@ -83,7 +51,7 @@ def test_a_habanero_deal_under_100_says_why_and_the_next_carries_its_points(brow
     assert "won." not in text  # no winner line for a deal nobody won
     page.screenshot(path=str(ARTIFACTS / "habanero-carry-summary-375.png"))
 
-    push(carried)
+    relay.send_game(carried)
     summary.wait_for(state="hidden")
     carry = carried["view"]["carry"]
     now = carried["view"]["points"]

@@ -1,6 +1,7 @@
 """What the browser tests share: logging in, ORM work away from Playwright's loop, the
-viewports, taking a turn on the table page, screenshots in the test artifacts, and the
-games they set up (a practice table, a finished game, a finished arena)."""
+viewports, taking a turn on the table page, screenshots in the test artifacts, the games
+they set up (a practice table, a finished game, a finished arena), and a table page whose
+game the test plays itself through a relay on its socket."""
 
 import json
 import random
@@ -9,6 +10,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 from django.db import connections
 from django.utils import timezone
@@ -21,6 +23,8 @@ from games.arenas.pairing import arena_pair
 from games.arenas.scoring import arena_game_score
 from games.models import Game, GameSeat, Table
 from games.table import play
+from games.table.explain import dimmed_reason, score_sheet, trick_explained
+from games.table.frames import sing_values
 from games.table.record import game_state
 from games.table.seating import table_practice
 from rankings.tasks import award_sweep
@@ -251,6 +255,49 @@ class Relay:
     @property
     def version(self) -> int:
         return max(f["version"] for f in self.to_page if f["type"] in ("state", "update"))
+
+    def send_game(self, part: dict) -> None:
+        """An update of the game in the page's first `state` frame, one version past the
+        last frame: `part` holds the parts of its `game` that changed (`seat_game_part`)."""
+        state = next(f for f in self.to_page if f["type"] == "state")
+        self.send(
+            {
+                "type": "update",
+                "table_id": state["table_id"],
+                "version": self.version + 1,
+                "count": state["count"],
+                "event": None,
+                "game": {"id": state["game"]["id"], **part},
+            }
+        )
+
+
+def relayed_table(browser, base: str, username: str, table: Table, viewport: dict):
+    """`username`'s page of `table`, its socket behind a `Relay` that lets only the server's
+    `state` frames through: the page keeps the real table, and the game's later pushes are
+    the ones the test sends (`Relay.send_game`). The browser context, the page and the relay,
+    once the hand shows."""
+    context = browser.new_context(locale="en-US", viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    relay = Relay(page, edit=lambda frame: frame if frame["type"] == "state" else None)
+    log_in(page, base, username)
+    page.goto(base + table.get_absolute_url())
+    page.locator("#hand button").first.wait_for()
+    return context, page, relay
+
+
+def seat_game_part(state, seat: int) -> dict:
+    """The parts of a seat's `game` that a move changes, built by the server's own functions
+    (games/table/frames.py) from an engine `state`: the seat's view, what the page explains,
+    the score sheet and what a cante is worth."""
+    return {
+        "view": state.view(seat).to_dict(),
+        "explain": {**trick_explained(state), "dimmed": dimmed_reason(state, seat)},
+        "sheet": score_sheet(state),
+        # It reads nothing of a room but its state.
+        "sing_values": sing_values(SimpleNamespace(state=state)),
+    }
 
 
 PHONE = {"width": 375, "height": 812}
