@@ -71,8 +71,13 @@ class WorldSampler:
         self.view = view
         rules = view.options.rules
         self._draw: Callable[[Any], GameState | None]
+        self._plan: _StockPlan | None = None
+        # With a stock, the other seat's hand before each of its cards as the last world was
+        # replayed (bench/benchmarks/hand_reading.py reads them); None without a stock.
+        self.past_hands: list[list[int]] | None = None
         if rules.has_stock:
-            self._draw = _StockPlan(view).draw
+            self._plan = _StockPlan(view)
+            self._draw = self._plan.draw
         elif rules.bids:
             self._draw = _PochaPlan(view).draw
         else:
@@ -87,6 +92,8 @@ class WorldSampler:
             except (IllegalAction, ValueError, AssertionError):
                 continue  # the engine refused a replayed action: draw again
             if world is not None and _same_moment(world, self.view):
+                if self._plan is not None:
+                    self.past_hands = self._plan.past_hands
                 return world
         raise NoWorld("No deal of the hidden cards fits what this seat has seen.")
 
@@ -285,6 +292,7 @@ class _StockPlan:
         if self.opp_need < 0 or self.opp_need > len(self.pool):
             raise NoWorld("The view's hand sizes do not fit its cards.")
         self.my_hand = sorted(hand)
+        self.past_hands: list[list[int]] = []  # the last replay's, see WorldSampler
 
     # -- the moments of exchanges and cantes, which the view lists but does not date
 
@@ -494,12 +502,17 @@ class _StockPlan:
             at.setdefault(e, []).append(Action.sing(seat, SUITS[suit]))
         if view.options.rules.capote and self.n_tricks >= 12:
             at.setdefault(12, []).extend(self._capote_actions())
+        past: list[list[int]] = []
+        me = self.me
         for t in range(self.n_tricks + 1):
             for action in at.get(t, ()):
                 state.apply(action)
             plays = self.tricks[t] if t < self.n_tricks else self.current
             for seat, card in plays:
+                if seat != me:
+                    past.append(state.hands[seat])
                 state.apply(Action.play(seat, CARDS[card]))
+        self.past_hands = past
         return state
 
     def _capote_actions(self) -> list[Action]:
