@@ -239,7 +239,7 @@ def measure(variant: str, players: str, games: int, seed: int) -> dict[str, Any]
     agree = [0, 0]
     for state, view in decisions(config, players, games, seed, agree):
         try:
-            sampler = WorldSampler(view)
+            sampler = WorldSampler(view, past=True)
             dealt = [(sampler.sample(rng), sampler.past_hands) for _ in range(WORLDS)]
         except NoWorld:
             continue

@@ -65,18 +65,19 @@ class NoWorld(Exception):
 class WorldSampler:
     """Draws worlds for one view; build once per decision, then :meth:`sample` many."""
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, *, past: bool = False) -> None:
         if view.seat is None or view.hand is None:
             raise NoWorld("A spectator has no hand to search from.")
         self.view = view
         rules = view.options.rules
         self._draw: Callable[[Any], GameState | None]
         self._plan: _StockPlan | None = None
-        # With a stock, the other seat's hand before each of its cards as the last world was
-        # replayed (bench/benchmarks/hand_reading.py reads them); None without a stock.
+        # With ``past`` and a stock, the other seat's hand before each of its cards as the
+        # last world was replayed (bench/benchmarks/hand_reading.py reads them); else None.
         self.past_hands: list[list[int]] | None = None
         if rules.has_stock:
             self._plan = _StockPlan(view)
+            self._plan.record = past
             self._draw = self._plan.draw
         elif rules.bids:
             self._draw = _PochaPlan(view).draw
@@ -92,7 +93,7 @@ class WorldSampler:
             except (IllegalAction, ValueError, AssertionError):
                 continue  # the engine refused a replayed action: draw again
             if world is not None and _same_moment(world, self.view):
-                if self._plan is not None:
+                if self._plan is not None and self._plan.record:
                     self.past_hands = self._plan.past_hands
                 return world
         raise NoWorld("No deal of the hidden cards fits what this seat has seen.")
@@ -292,7 +293,8 @@ class _StockPlan:
         if self.opp_need < 0 or self.opp_need > len(self.pool):
             raise NoWorld("The view's hand sizes do not fit its cards.")
         self.my_hand = sorted(hand)
-        self.past_hands: list[list[int]] = []  # the last replay's, see WorldSampler
+        self.record = False  # keep each replay's past hands (WorldSampler's ``past``)
+        self.past_hands: list[list[int]] = []
 
     # -- the moments of exchanges and cantes, which the view lists but does not date
 
@@ -503,13 +505,13 @@ class _StockPlan:
         if view.options.rules.capote and self.n_tricks >= 12:
             at.setdefault(12, []).extend(self._capote_actions())
         past: list[list[int]] = []
-        me = self.me
+        other = self.opp if self.record else None
         for t in range(self.n_tricks + 1):
             for action in at.get(t, ()):
                 state.apply(action)
             plays = self.tricks[t] if t < self.n_tricks else self.current
             for seat, card in plays:
-                if seat != me:
+                if seat == other:
                     past.append(state.hands[seat])
                 state.apply(Action.play(seat, CARDS[card]))
         self.past_hands = past

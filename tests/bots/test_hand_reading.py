@@ -88,12 +88,16 @@ def test_the_true_deal_of_rule_players_keeps_its_whole_weight(config: dict) -> N
         assert reader.weight(state, past) == 1.0
         whole += 1
         if whole % 5 == 0:
-            sampler = WorldSampler(view)
+            sampler = WorldSampler(view, past=True)
             for _ in range(5):
                 world = sampler.sample(rng)
                 sampled.append(reader.weight(world, sampler.past_hands))
     assert whole > 20
     assert 0.0 < sum(sampled) / len(sampled) < 0.8
+    # The robots' sampler keeps no past hands: their search does not pay for the bench.
+    robots = WorldSampler(view)
+    robots.sample(rng)
+    assert robots.past_hands is None
 
 
 @pytest.mark.parametrize("variant", ["habanero", "pairs"])
