@@ -23,6 +23,9 @@ is better). Two kinds of players: *rule* players play by the model's own rule (t
 case: the model is exact), *heuristic* players are the club robot (the model is right about
 half the time). ``ess`` is the worlds' effective number out of 200.
 
+Against heuristic players the reading moved the guess by 1.5% in habanero and 3% at 4
+players (README.md), too little for the worlds it would cost: no robot weighs its worlds.
+
     python -m bench.benchmarks.hand_reading [--games 20] [--seed 1]
 """
 
@@ -100,7 +103,7 @@ class Reader:
                 if seat != view.seat:
                     moment = _Moment(setup, seat, card, len(self.plays[seat]), so_far[:], gone)
                     moment.sung = sung_by[t]
-                    # Two players with a stock: it empties after the 12th trick (§3).
+                    # Two players with a stock: it is empty from the 13th trick on.
                     moment.stock_left = 1 if self.has_stock and t < 12 else 0
                     self.moments.append(moment)
                 self.plays[seat].append(card)
