@@ -39,58 +39,56 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from games.bots.core import legal_plays
 from games.bots.heuristic import HeuristicBot
 from games.bots.knowledge import trick_winner
 from games.bots.sampler import NoWorld, WorldSampler
 from games.bots.strong import _Playout, _Setup, smart_card
 from games.engine import GameState, SeatView, new_game
 from games.engine.cards import SUITS
-from games.engine.rulebook import follower_duties, full_duties_apply, stock_play_allowed
 
 Rule = Callable[[list[int], int, Any], int]
 
 
-class _Table:
-    """What the rule reads of the table (the playouts' setup, for another seat)."""
-
-    __slots__ = ("n", "pocha", "sides", "smart", "trump")
-
-    def __init__(self, view: SeatView) -> None:
-        self.n = view.players
-        self.sides = view.sides
-        self.trump = SUITS.index(view.trump_suit)  # type: ignore[arg-type]
-        self.pocha = False
-        self.smart = True
-
-
 class _Moment:
-    """One past card of another seat: the trick so far, the cards gone before it (those of
-    this trick included) and the suits sung, as the rule reads them."""
+    """One past card of another seat, as the rule reads it (the playouts' state): the table
+    (``setup``), the trick so far, the cards gone before it (those of this trick included)
+    and the suits sung; and whether the stock still had cards (§5's duties)."""
 
     __slots__ = ("card", "gone", "index", "seat", "setup", "stock_left", "sung", "trick")
 
-    def __init__(self, setup: _Table, seat: int, card: int, index: int, trick: list, gone: int):
+    def __init__(
+        self,
+        setup: _Setup,
+        seat: int,
+        card: int,
+        index: int,
+        trick: list,
+        gone: int,
+        *,
+        sung: set[int],
+        stock_left: int,
+    ) -> None:
         self.setup = setup
         self.seat = seat
         self.card = card
         self.index = index  # which of the seat's plays this is, counted from the first
         self.trick = trick
         self.gone = gone
-        self.sung: set[int] = set()
-        self.stock_left = 0
+        self.sung = sung
+        self.stock_left = stock_left
 
 
 class Reader:
-    """Weighs worlds for one decision of ``view``'s seat; build once, then :meth:`weight`."""
+    """Reads the past cards of the other seats for one decision of ``view``'s seat; build
+    once, then :meth:`unexplained` or :meth:`weight` for each world. Not for pocha: the
+    rule's pocha cards read the bids, which a moment does not carry."""
 
-    def __init__(self, view: SeatView, rule: Rule, miss: float) -> None:
+    def __init__(self, view: SeatView, rule: Rule) -> None:
         self.rule = rule
-        self.miss = miss
         rules = view.options.rules
-        self.has_stock = rules.has_stock
         self.stock_play = rules.stock_play
-        self.active = 0.0 < miss < 1.0 and not rules.bids  # pocha's bids are not read
-        setup = _Table(view)
+        setup = _Setup(view)  # what the rule reads of the table is the same for every seat
         self.trump = setup.trump
         sung_by = _sung_by_trick(view, self.trump)
         self.moments: list[_Moment] = []
@@ -101,23 +99,29 @@ class Reader:
             for seat, c in trick:
                 card = c.index
                 if seat != view.seat:
-                    moment = _Moment(setup, seat, card, len(self.plays[seat]), so_far[:], gone)
-                    moment.sung = sung_by[t]
-                    # Two players with a stock: it is empty from the 13th trick on.
-                    moment.stock_left = 1 if self.has_stock and t < 12 else 0
-                    self.moments.append(moment)
+                    self.moments.append(
+                        _Moment(
+                            setup,
+                            seat,
+                            card,
+                            len(self.plays[seat]),
+                            so_far[:],
+                            gone,
+                            sung=sung_by[t],
+                            # Two players with a stock: it is empty from the 13th trick on.
+                            stock_left=int(rules.has_stock and t < 12),
+                        )
+                    )
                 self.plays[seat].append(card)
                 so_far.append((seat, card))
                 gone |= 1 << card
 
-    def weight(self, world: GameState, past_hands: Sequence[Sequence[int]] | None) -> float:
-        """The world's weight, from 0 to 1: ``miss`` to the power of the past cards of the
-        other seats that the rule would not have played from their hands in this world.
+    def unexplained(self, world: GameState, past_hands: Sequence[Sequence[int]] | None) -> int:
+        """How many past cards of the other seats the rule would not have played from their
+        hands in this world (a card played from one legal choice is always explained).
         ``past_hands`` are the hands the sampler recorded before each of those cards (in
         the order of :attr:`moments`), or None to read them off the world's hands now."""
-        if not self.active:
-            return 1.0
-        weight = 1.0
+        count = 0
         hands = world.hands if past_hands is None else None
         for i, moment in enumerate(self.moments):
             if past_hands is not None:
@@ -126,19 +130,30 @@ class Reader:
                 hand = sorted((*hands[moment.seat], *self.plays[moment.seat][moment.index :]))  # type: ignore[index]
             cards = self._allowed(hand, moment)
             if len(cards) > 1 and self.rule(cards, moment.seat, moment) != moment.card:
-                weight *= self.miss
-        return weight
+                count += 1
+        return count
+
+    def weight(
+        self, world: GameState, past_hands: Sequence[Sequence[int]] | None, miss: float
+    ) -> float:
+        """The world's weight, from 0 to 1: ``miss`` for each unexplained card."""
+        return miss ** self.unexplained(world, past_hands)
 
     def _allowed(self, hand: list[int], moment: _Moment) -> list[int]:
-        """The cards the seat could play then (§5), from a sorted hand."""
+        """The cards the seat could play then (§5), from a sorted hand: the search core's
+        :func:`~games.bots.core.legal_plays`, which its property test keeps equal to the
+        engine's."""
         trick = moment.trick
         if not trick:
             return hand
-        led = trick[0][1] // 10
+        mask = 0
+        for c in hand:
+            mask |= 1 << c
         win = trick_winner(trick, self.trump)[1]
-        if full_duties_apply(self.has_stock, self.stock_play, moment.stock_left):
-            return follower_duties(hand, led, win, self.trump)[0]
-        return stock_play_allowed(hand, led, self.trump, self.stock_play)[0]
+        allowed = legal_plays(
+            mask, trick[0][1] // 10, win, self.trump, self.stock_play, moment.stock_left
+        )
+        return [c for c in hand if allowed >> c & 1]
 
 
 def _sung_by_trick(view: SeatView, trump: int) -> list[set[int]]:
@@ -184,8 +199,13 @@ class RulePlayer:
         plays = [a for a in legal if a.kind == "play"]
         if len(plays) < 2 or len(plays) != len(legal):
             return self.other.choose(view)
-        card = smart_card([a.value.index for a in plays], view.seat, _Playout(_Setup(view), ()))
+        card = rule_card(view, [a.value.index for a in plays])
         return next(a for a in plays if a.value.index == card)
+
+
+def rule_card(view: SeatView, cards: list[int]) -> int:
+    """The card the model's rule plays from ``cards`` at ``view``'s turn."""
+    return smart_card(cards, view.seat, _Playout(_Setup(view), ()))  # type: ignore[arg-type]
 
 
 def decisions(config: dict, players: str, games: int, seed: int, agree: list[int] | None = None):
@@ -204,11 +224,11 @@ def decisions(config: dict, players: str, games: int, seed: int, agree: list[int
             if wanted and rng.random() < 0.5:
                 yield state, view
             action = bots[seat].choose(view)
-            plays = [a.value.index for a in view.legal_actions if a.kind == "play"]
-            if agree is not None and len(plays) == len(view.legal_actions) > 1:
-                guess = smart_card(plays, seat, _Playout(_Setup(view), ()))
-                agree[0] += guess == action.value.index
-                agree[1] += 1
+            if agree is not None:
+                plays = [a.value.index for a in view.legal_actions if a.kind == "play"]
+                if len(plays) == len(view.legal_actions) > 1:
+                    agree[0] += rule_card(view, plays) == action.value.index
+                    agree[1] += 1
             state.apply(action)
 
 
@@ -248,9 +268,10 @@ def measure(variant: str, players: str, games: int, seed: int) -> dict[str, Any]
             continue
         worlds = [w for w, _ in dealt]
         n += 1
+        reader = Reader(view, smart_card)
+        unexplained = [reader.unexplained(w, past) for w, past in dealt]
         for miss in MISSES:
-            reader = Reader(view, smart_card, miss)
-            weights = [reader.weight(w, past) for w, past in dealt]
+            weights = [miss**k for k in unexplained]
             scores[miss] += brier(state, view, worlds, weights)
             ess[miss] += sum(weights) ** 2 / sum(w * w for w in weights)
     base = scores[1.0] / n

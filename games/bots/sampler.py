@@ -76,8 +76,7 @@ class WorldSampler:
         # last world was replayed (bench/benchmarks/hand_reading.py reads them); else None.
         self.past_hands: list[list[int]] | None = None
         if rules.has_stock:
-            self._plan = _StockPlan(view)
-            self._plan.record = past
+            self._plan = _StockPlan(view, record=past)
             self._draw = self._plan.draw
         elif rules.bids:
             self._draw = _PochaPlan(view).draw
@@ -233,7 +232,7 @@ class _StockPlan:
     its winner may exchange and sing, and before trick ``t + 1`` is led.
     """
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, *, record: bool = False) -> None:
         self.view = view
         rules = view.options.rules
         me = self.me = view.seat  # type: ignore[assignment]
@@ -293,7 +292,7 @@ class _StockPlan:
         if self.opp_need < 0 or self.opp_need > len(self.pool):
             raise NoWorld("The view's hand sizes do not fit its cards.")
         self.my_hand = sorted(hand)
-        self.record = False  # keep each replay's past hands (WorldSampler's ``past``)
+        self.record = record  # keep each replay's past hands (WorldSampler's ``past``)
         self.past_hands: list[list[int]] = []
 
     # -- the moments of exchanges and cantes, which the view lists but does not date

@@ -204,7 +204,7 @@ def game_json(
         "count": game.action_count,
         "deals": game.deal_count,
         "view": state.view(seat).to_dict() if watch else None,
-        "explain": _explain(state, seat) if watch else None,
+        "explain": game_explain(state, seat) if watch else None,
         "sheet": sheet if watch else None,
         "sing_values": sings,
         # Hands are shown once the game is over, never before.
@@ -213,7 +213,7 @@ def game_json(
     }
 
 
-def _explain(state: Any, seat: int | None) -> dict[str, Any] | None:
+def game_explain(state: Any, seat: int | None) -> dict[str, Any] | None:
     """What the page explains of the trick, and why this seat's dimmed cards are dimmed."""
     trick = trick_explained(state)
     if trick is None:

@@ -23,8 +23,8 @@ from games.arenas.pairing import arena_pair
 from games.arenas.scoring import arena_game_score
 from games.models import Game, GameSeat, Table
 from games.table import play
-from games.table.explain import dimmed_reason, score_sheet, trick_explained
-from games.table.frames import sing_values
+from games.table.explain import score_sheet
+from games.table.frames import game_explain, sing_values
 from games.table.record import game_state
 from games.table.seating import table_practice
 from rankings.tasks import award_sweep
@@ -293,7 +293,7 @@ def seat_game_part(state, seat: int) -> dict:
     the score sheet and what a cante is worth."""
     return {
         "view": state.view(seat).to_dict(),
-        "explain": {**trick_explained(state), "dimmed": dimmed_reason(state, seat)},
+        "explain": game_explain(state, seat),
         "sheet": score_sheet(state),
         # It reads nothing of a room but its state.
         "sing_values": sing_values(SimpleNamespace(state=state)),
