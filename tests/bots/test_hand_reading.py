@@ -110,6 +110,5 @@ def test_reading_rule_players_puts_their_cards_nearer_where_they_are(variant: st
     worlds taken alike (a lower Brier score), and every world keeps some weight."""
     row = measure(variant, "rule", games=4, seed=1)
     assert row["decisions"] >= 5
-    assert row["better_than_alike"]["1.0"] == 0.0
     assert row["better_than_alike"]["0.3"] > 0.02
     assert 0 < row["ess"]["0.3"] < 200
