@@ -154,6 +154,11 @@ class GameSeat(models.Model):
     # robot did in their name meanwhile (the seat's actions, as in the record), to tell them.
     away_count = models.PositiveIntegerField(_("actions when away"), null=True, blank=True)
     while_away = models.JSONField(_("played while away"), default=list, db_default=[], blank=True)
+    # The player's decisions a robot made in this game: their time ran out, they were away,
+    # they had abandoned, or the robot held the seat after three timeouts. Told to everyone.
+    robot_decisions = models.PositiveIntegerField(
+        _("decisions made by a robot"), default=0, db_default=0
+    )
 
     class Meta:
         ordering = ["game", "seat"]

@@ -58,6 +58,20 @@ def robot_playing(game_seat: GameSeat, *, move_time: int) -> str | None:
     return None
 
 
+def paced(game_seat: GameSeat, *, competitive: bool, move_time: int) -> bool:
+    """Whether the robot playing a player's seat waits for the seat's move time, as the move
+    timer would, instead of playing at once: in a competitive game, while the player is
+    away and has not abandoned. Away is not a way to win: the grace period (three minutes)
+    then runs out before the robot can finish the game for them."""
+    return (
+        competitive
+        and move_time > 0
+        and game_seat.user_id is not None
+        and not game_seat.abandoned
+        and game_seat.away_since is not None
+    )
+
+
 def clear_deadline(game: Game) -> None:
     game.deadline_at = game.deadline_claimed_until = game.deadline_seat = None
     game.deadline_kind = ""
@@ -74,18 +88,24 @@ def due(game: Game | None, count: int | None, now: Any) -> bool:
     )
 
 
-def schedule(room: Room) -> None:
+def schedule(room: Room, *, keep_clock: bool = False) -> None:
     """Set the room's game's one timer from the position (the caller saves
     `DEADLINE_FIELDS`).
 
     The seat the game waits for gets `move_time` seconds, or a robot acts for it after the
     robot delay: at a robot's seat, at a seat taken over (away, abandoned, three timeouts)
-    and at every seat in automatic mode (`move_time` 0). A robot that may sing goes before
-    the seat on turn; a robot on turn gives a player who may still sing their move time.
-    A timer that did not change keeps its deadline, so a countdown never starts again."""
+    and at every seat in automatic mode (`move_time` 0). In a competitive game the robot of
+    an away player's seat waits for the move time (`paced`). A robot that may sing goes
+    before the seat on turn; a robot on turn gives a player who may still sing their move
+    time.
+    A timer that did not change keeps its deadline, so a countdown never starts again.
+    With `keep_clock` (a player went away or came back, with their seat paced) the seat's
+    move and its paced robot share one countdown: going away gains no time, and a player
+    back finds the clock where it was."""
     game, state, seats = room.game, room.state, room.game_seats
     move_time = room.table.move_time
     robots = {gs.seat for gs in seats if robot_playing(gs, move_time=move_time)}
+    slow = {gs.seat for gs in seats if paced(gs, competitive=game.competitive, move_time=move_time)}
     # Nobody to show the cards to: robots play on at once.
     watched = any(gs.user_id is not None and not gs.abandoned for gs in seats)
     delay = settings.ROBOT_DELAY_SECONDS if watched else 0
@@ -99,10 +119,11 @@ def schedule(room: Room) -> None:
         waiting = [s for s in legal if s != turn]
         robot_waiting = [s for s in waiting if s in robots]
         if robot_waiting:
-            kind, seat, wait = Deadline.ROBOT, robot_waiting[0], delay
+            kind, seat = Deadline.ROBOT, robot_waiting[0]
+            wait = move_time if seat in slow else delay
         elif turn in legal and turn in robots:
             kind, seat = Deadline.ROBOT, turn
-            wait = move_time if waiting and move_time else delay
+            wait = move_time if (waiting or turn in slow) and move_time else delay
         elif turn in legal:
             kind, seat, wait = Deadline.MOVE, turn, move_time
     count = game.action_count
@@ -113,12 +134,17 @@ def schedule(room: Room) -> None:
     same = (game.deadline_kind, game.deadline_seat, game.deadline_count) == (kind, seat, count)
     if same and game.deadline_at is not None:
         return
+    turns = {game.deadline_kind, kind} <= {Deadline.MOVE, Deadline.ROBOT}
+    same_turn = (game.deadline_seat, game.deadline_count) == (seat, count)
+    if keep_clock and turns and same_turn and game.deadline_at is not None:
+        game.deadline_kind = kind
+        return
     game.deadline_kind, game.deadline_seat, game.deadline_count = kind, seat, count
     game.deadline_at = timezone.now() + timedelta(seconds=wait)
     game.deadline_claimed_until = None
 
 
-def reschedule(room: Room) -> None:
+def reschedule(room: Room, *, keep_clock: bool = False) -> None:
     """Set the timer again after who plays a seat changed, and save it."""
-    schedule(room)
+    schedule(room, keep_clock=keep_clock)
     room.game.save(update_fields=DEADLINE_FIELDS)

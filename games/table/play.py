@@ -29,6 +29,7 @@ from games.feats import game_feats
 from games.models import Game, GameSeat, Table, TableSeat
 from games.table import game_over, permits, record
 from games.table.clock import DEADLINE_FIELDS, clear_deadline, schedule
+from games.table.forfeit import game_winner
 from games.table.frames import MOVE, broadcast
 from games.table.refusals import TableError, illegal, malformed, require_user
 from games.table.room import Room, keep_on_commit, locked_room
@@ -150,7 +151,7 @@ def apply(
         event = {**event, "value": cante_value(SUITS.index(act.value), state.trump)}
     if state.over:
         for seat in seats:
-            seat.save(update_fields=["timeouts"])
+            seat.save(update_fields=["timeouts", "robot_decisions"])
         record.fold_record(game=game, last=act)
         record.remember_on_commit(game, state)
         _finish(room)
@@ -181,13 +182,17 @@ def _finish(room: Room) -> None:
     for the next game."""
     game, state = room.game, room.state
     outcome = state.outcome()
-    winners = set(outcome.winner if isinstance(outcome.winner, list) else [outcome.winner])
+    # A player who abandoned loses whatever the cards say (RULES.md §11).
+    abandoned = [gs.seat for gs in room.game_seats if gs.abandoned]
+    winner = game_winner(state, abandoned)
+    winners = set(winner if isinstance(winner, list) else [winner])
     game.status = Game.Status.FINISHED
-    game.result = {"winner": outcome.winner, "score": list(outcome.score)}
+    game.result = {"winner": winner, "score": list(outcome.score)}
+    if winner != outcome.winner:
+        game.result["on_cards"] = outcome.winner  # what the cards gave, before the forfeit
     game.finished_at = game.ended_at = timezone.now()
     clear_deadline(game)
     for gs in room.game_seats:
-        # A player who abandoned loses whatever the result (RULES.md §11).
         won = state.side_of[gs.seat] in winners and not gs.abandoned
         gs.outcome = GameSeat.Outcome.WON if won else GameSeat.Outcome.LOST
         gs.abandon_at = None

@@ -37,7 +37,7 @@ from games.models import (
     note_socket,
 )
 from games.table import permits
-from games.table.clock import reschedule
+from games.table.clock import paced, reschedule
 from games.table.frames import broadcast, table_summary
 from games.table.refusals import require_user
 from games.table.room import Room, locked_room
@@ -173,11 +173,16 @@ def _back(table_id: int, user: User) -> None:
     if game_seat is None:
         return
     game_seat.while_away = _played_for(game_seat)
+    was_paced = _paced(room, game_seat)
     game_seat.away_since = game_seat.abandon_at = game_seat.away_count = None
     game_seat.save(update_fields=["away_since", "abandon_at", "away_count", "while_away"])
-    reschedule(room)
+    reschedule(room, keep_clock=was_paced)
     event = {"kind": "back", "by": user.username, "seat": game_seat.seat}
     broadcast(room, event, skip_seat=game_seat.seat)
+
+
+def _paced(room: Room, game_seat: GameSeat) -> bool:
+    return paced(game_seat, competitive=room.game.competitive, move_time=room.table.move_time)
 
 
 def _played_for(game_seat: GameSeat) -> list[dict[str, Any]]:
@@ -213,7 +218,7 @@ def table_socket_close(*, channel_name: str, now: Any = None) -> None:
     game_seat.abandon_at = now + timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS)
     game_seat.away_count = room.game.action_count
     game_seat.save(update_fields=["away_since", "abandon_at", "away_count"])
-    reschedule(room)
+    reschedule(room, keep_clock=_paced(room, game_seat))
     # The player has no socket left at this table: their seat's group needs nothing.
     event = {"kind": "away", "by": row.user.username, "seat": game_seat.seat}
     broadcast(room, event, skip_seat=game_seat.seat)

@@ -175,9 +175,9 @@ def record_move(
     *, game: Game, action: Action, fields: Sequence[str], seats: Sequence[GameSeat] = ()
 ) -> None:
     """Store one more action of a running game with the game's `fields` (its count and its
-    timer) and the `timeouts` of `seats` (a timeout counted, a seat taken back): one
-    statement on PostgreSQL (games/table/sql.py). The game's `action_count` already counts
-    it."""
+    timer) and the `timeouts` and `robot_decisions` of `seats` (a timeout counted, a move
+    made by a robot in a player's name, a seat taken back): one statement on PostgreSQL
+    (games/table/sql.py). The game's `action_count` already counts it."""
     sql.write_move(
         action={
             "game_id": game.pk,
@@ -185,7 +185,10 @@ def record_move(
             "deal": game.deal_count - 1,
             "action": action.to_dict(),
         },
-        seats={seat.pk: {"timeouts": seat.timeouts} for seat in seats},
+        seats={
+            seat.pk: {"timeouts": seat.timeouts, "robot_decisions": seat.robot_decisions}
+            for seat in seats
+        },
         game=game.pk,
         values={name: getattr(game, game._meta.get_field(name).attname) for name in fields},
     )

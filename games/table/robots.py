@@ -77,7 +77,8 @@ def game_timer_act(
 ) -> Room | None:
     """Apply what a due timer's robot chose on `room` (or deal the next deal), if the table
     did not change since `room` was read. Returns the room after the move, or None if it
-    did not act. A timeout counts toward the player's three in a row. Locks the table."""
+    did not act. A timeout counts toward the player's three in a row, and any move made in a
+    player's name toward the decisions a robot made for them. Locks the table."""
     game = room.game
     timer = (game.pk, game.deadline_kind, game.deadline_seat, game.deadline_count, game.deal_count)
     kind, seat, count = timer[1:4]
@@ -111,6 +112,8 @@ def game_timer_act(
     game_seat = room.game_seat(seat)
     if kind == Deadline.MOVE:
         game_seat.timeouts += 1  # stored with the move
+    if game_seat.user_id is not None:
+        game_seat.robot_decisions += 1  # stored with the move too
     act = Action.from_dict(action, game.players)
     event = {
         "kind": "act",
@@ -119,5 +122,5 @@ def game_timer_act(
         "robot": robot,
         "timeout": kind == Deadline.MOVE,
     }
-    apply(room, act, event, seats=[game_seat] if kind == Deadline.MOVE else [])
+    apply(room, act, event, seats=[game_seat] if game_seat.user_id is not None else [])
     return room
