@@ -145,7 +145,7 @@ def check_settled(game: Game, users: list, winners: set[int], *, pot_share: int)
 
 
 def test_a_player_away_for_a_whole_two_player_game_loses_by_abandonment():
-    table, users, game, waits, lasted = away_for_the_whole_game(
+    _table, users, game, waits, lasted = away_for_the_whole_game(
         {"variant": "tute", "players": 2}, 2, seed=11, away=0
     )
     # The robot played each of the away seat's turns only when its move time ran out.
@@ -168,7 +168,7 @@ def test_a_player_away_for_a_whole_two_player_game_loses_by_abandonment():
 def test_an_abandoner_ahead_on_cards_still_loses_and_the_other_side_takes_it_all():
     # The cards of some seeded games favour the away seat's robot; find one.
     for seed in range(40):
-        table, users, game, _waits, _lasted = away_for_the_whole_game(
+        _table, users, game, _waits, _lasted = away_for_the_whole_game(
             {"variant": "tute", "players": 2}, 2, seed=seed, away=0
         )
         if game_state(game=game).outcome().winner == 0:  # the cards said seat 0
@@ -181,7 +181,7 @@ def test_an_abandoner_ahead_on_cards_still_loses_and_the_other_side_takes_it_all
 
 def test_at_three_players_the_best_of_the_others_wins_when_the_abandoner_led():
     for seed in range(40):
-        table, users, game, _waits, _lasted = away_for_the_whole_game(
+        _table, users, game, _waits, _lasted = away_for_the_whole_game(
             {"variant": "tute", "players": 3}, 3, seed=seed, away=0
         )
         if game_state(game=game).outcome().winner == 0:  # the cards said seat 0
@@ -248,7 +248,7 @@ def test_a_player_back_within_the_grace_time_finds_the_game_where_the_timer_left
 
 def test_in_a_practice_game_the_robot_of_an_away_seat_plays_at_once():
     with time_machine.travel(timezone.now(), tick=False) as clock:
-        table, users = seated_and_connected(
+        table, _users = seated_and_connected(
             {"variant": "habanero", "competitive": False, "stake": 0}, 2, clock
         )
         seat = game_of(table).deadline_seat
