@@ -166,6 +166,8 @@ def game_live(room: Room) -> dict[str, Any]:
                 "name": names.get(gs.user_id) or robot_name(gs.seat),
                 # What a robot did in the player's name during their last absence.
                 "while_away": gs.while_away,
+                # How many of the seat's decisions a robot made this game (timeouts, away).
+                "robot_decisions": gs.robot_decisions if gs.user_id is not None else 0,
             }
             for gs in seats
         ],

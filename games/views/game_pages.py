@@ -24,17 +24,27 @@ def game_detail(request, pk: int):
     replay = game_replay(game=game) if game.record.get("deals") else None
     payout = payout_for_page(game.pk) if game.status == Game.Status.FINISHED else None
     paid = (payout or {}).get("seats", {})
+    decisions = _decisions(game)
     rows = [
         {
             "seat": s,
             "name": s.user.username if s.user_id else robot_label(s.seat, s.robot),
             "paid": paid.get(s.seat),
+            # A player's decisions and how many a robot made for them (away, timeouts).
+            "decisions": decisions.get(s.seat, 0),
         }
         for s in seats
     ]
+    on_cards = (game.result or {}).get("on_cards")
     # The replay is drawn from the viewer's own seat when they played in the game.
     viewer = next((s.seat for s in seats if s.user_id and s.user_id == request.user.pk), 0)
     context = {"game": game, "seats": rows, "replay": replay, "payout": payout}
+    if on_cards is not None:
+        ahead = on_cards if isinstance(on_cards, list) else [on_cards]
+        sides = (replay or {}).get("sides") or list(range(len(seats)))
+        context["ahead_on_cards"] = ", ".join(
+            " & ".join(names[seat] for seat, side in enumerate(sides) if side == s) for s in ahead
+        )
     if replay is not None:
         context.update(
             viewer_seat=viewer,
@@ -47,6 +57,15 @@ def game_detail(request, pk: int):
         if data is not None:
             context["analysis"] = analysis_for_page(data, replay, context["names"])
     return render(request, "games/game_detail.html", context)
+
+
+def _decisions(game: Game) -> dict[int, int]:
+    """How many decisions each seat made in the finished game (its actions in the record)."""
+    counts: dict[int, int] = {}
+    for deal in game.record.get("deals", []):
+        for action in deal.get("actions", []):
+            counts[action["seat"]] = counts.get(action["seat"], 0) + 1
+    return counts
 
 
 def _side_names(replay: dict, names: dict, side: int) -> str:

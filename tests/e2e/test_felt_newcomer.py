@@ -99,7 +99,7 @@ def test_while_away_says_a_cante_in_the_words_of_its_button(browser, quick_daphn
     line = page.locator("#while-away")
     line.wait_for()
     assert line.inner_text().startswith(
-        f"While you were away, a robot played for you: Sing {value} in espadas."
+        f"While you were away, a robot made 1 of your decisions: Sing {value} in espadas."
     ), line.inner_text()
     page.screenshot(path=f"{ARTIFACTS}/while-away-{size}.png")
     context.close()

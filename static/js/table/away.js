@@ -1,6 +1,6 @@
 /* Coming back: a player who was away is told what the robot did in their name meanwhile
    (their seat's `while_away` in `game.seats`: the cards played, the cantes sung, the bids),
-   once, until they close the line. Each move in the words of its own button on the page
+   and how many of their decisions that was, once, until they close the line. Each move in the words of its own button on the page
    ("Sing 20 in espadas"), a cante's value the one its deal recorded. */
 import { $, SUIT_NAMES, T, cardLabel, fmt, make } from "./dom.js";
 import { gameSeat, mySeat, singValue, view } from "./model.js";
@@ -44,7 +44,8 @@ export function watchAway(store) {
         sessionStorage.setItem(key, "read");
         box.hidden = true;
       });
-      box.append(make("span", "", fmt(T.while_away, { moves: moves.join(", ") })), " ", close);
+      const text = fmt(T.while_away, { count: moves.length, moves: moves.join(", ") });
+      box.append(make("span", "", text), " ", close);
     },
   );
 }

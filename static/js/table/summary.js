@@ -7,7 +7,7 @@
    game's awards: the page decides no rule. */
 import { $, SUIT_NAMES, T, fmt, make, smallTable } from "./dom.js";
 import {
-  cancelled, closed, gameSeat, seatName, sideLabel, view, whoSays,
+  cancelled, closed, gameSeat, mySeat, seatName, sideLabel, view, whoSays,
 } from "./model.js";
 import { awardLines } from "./awards.js";
 
@@ -54,13 +54,18 @@ function summary(S, pending, awardsOf) {
     return { cancelled: true, gameOver: true, text: closed(S) ? T.closed_refunded : T.cancelled_text, buttons };
   }
   const pocha = v.bids !== null;
-  const winners = Array.isArray(v.winner) ? v.winner : [v.winner];
+  // The game's winner as the server settled it: a player who abandoned loses, whatever the
+  // cards say (the view's `winner` is the cards').
+  const result = v.game_over && S.game ? S.game.result : null;
+  const gameWinner = result ? result.winner : v.winner;
+  const winners = Array.isArray(gameWinner) ? gameWinner : [gameWinner];
   return {
     gameOver: v.game_over,
     heading: v.game_over ? T.game_over : fmt(T.deal_over, { number: v.deal_number + 1 }),
     ...(pocha ? pochaTable(S, v) : sidesTable(S, v)),
-    explain: explanations(S, v, pocha),
-    winner: v.game_over
+    explain: explanations(S, v, pocha, result),
+    winner: v.game_over && gameWinner === null ? T.nobody_won
+      : v.game_over
       // A team, or several players, won: "Winners: …" (a pair is no single "who").
       ? fmt(winners.length > 1 || v.pairs ? T.winners : T.winner, { who: winners.map((w) => sideLabel(S, w)).join(", ") })
       : pocha || v.deal_winner === null ? null : fmt(T.winner, { who: sideLabel(S, v.deal_winner) }),
@@ -107,7 +112,7 @@ function againLabel(S) {
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 // What decided the deal, and what happened to the game, in words.
-function explanations(S, v, pocha) {
+function explanations(S, v, pocha, result) {
   const lines = [];
   if (v.tute) lines.push(fmt(whoSays(S, v.tute.seat) === T.you ? T.sang_tute_you : T.sang_tute, { user: seatName(S, v.tute.seat) }));
   if (v.capote && v.capote.made !== null) {
@@ -122,6 +127,18 @@ function explanations(S, v, pocha) {
     for (let seat = 0; seat < v.players; seat++) {
       const played = gameSeat(S, seat);
       if (played && played.abandoned) lines.push(fmt(T.abandoned_by, { who: seatName(S, seat) }));
+    }
+    if (result && "on_cards" in result && result.on_cards !== null) {
+      const ahead = Array.isArray(result.on_cards) ? result.on_cards : [result.on_cards];
+      lines.push(fmt(T.ahead_on_cards, { who: ahead.map((side) => sideLabel(S, side)).join(", ") }));
+    }
+    // How much of each player's game a robot played: their time ran out, or they were away.
+    for (let seat = 0; seat < v.players; seat++) {
+      const played = gameSeat(S, seat);
+      if (!played || !played.user || !played.robot_decisions) continue;
+      lines.push(seat === mySeat(S)
+        ? fmt(T.robot_decisions_you, { count: played.robot_decisions })
+        : fmt(T.robot_decisions, { who: seatName(S, seat), count: played.robot_decisions }));
     }
   }
   return lines;

@@ -13,8 +13,6 @@ the sweeper (`games.timers.sweep`) fires what is due, as in production.
 from __future__ import annotations
 
 import doctest
-import random
-import secrets
 from datetime import timedelta
 
 import pytest
@@ -23,94 +21,27 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import timers
-from games.models import Game, GameSeat, ServerProcess, Table
+from games.models import Game, GameSeat
 from games.table import forfeit, play, presence
 from games.table.record import game_state
 from rankings.models import RatingChange, TrophyAward, XpEvent
 from rankings.selectors import chips_balance
 from rankings.services import game_result_award
-from tests.support.play import seated_table
+from tests.support.away import (
+    MOVE_TIME,
+    PROCESS,
+    STAKE,
+    away_for_the_whole_game,
+    game_of,
+    seated_and_connected,
+)
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-PROCESS = "00000000-0000-4000-8000-0000000000a1"
-MOVE_TIME = 30
-STAKE = 100
 
 
 def test_the_forfeit_rule_examples_run():
     result = doctest.testmod(forfeit)
     assert result.failed == 0 and result.attempted > 0
-
-
-def seated_and_connected(options: dict, players: int, clock) -> tuple[Table, list]:
-    """A competitive table of `options`, its game started, each player with a socket open."""
-    table, users = seated_table({"move_time": MOVE_TIME, "stake": STAKE, **options}, players)
-    play.game_start(table_id=table.pk, user=users[0])
-    for seat, user in enumerate(users):
-        presence.table_socket_open(
-            table_id=table.pk,
-            user=user,
-            channel_name=f"s{seat}",
-            process_id=PROCESS,
-            ip_address=None,
-        )
-    # The clock travels: the process holding the sockets must not be taken for dead.
-    ServerProcess.objects.filter(pk=PROCESS).update(last_seen=timezone.now() + timedelta(days=1))
-    return table, users
-
-
-def game_of(table: Table) -> Game:
-    return Table.objects.select_related("game").get(pk=table.pk).game
-
-
-def play_on(table: Table, users: list, clock, *, present: set[int]) -> tuple[Game, list[float]]:
-    """Play the table's game to its end: the `present` seats act at once (their first legal
-    action), everything else when the sweeper fires it. Returns the game and how long the
-    robot of an away (not abandoned) seat waited before each of its moves, in seconds."""
-    waits = []
-    for _ in range(3000):
-        game = game_of(table)
-        if game.status != Game.Status.PLAYING:
-            return game, waits
-        state = game_state(game=game)
-        acting = [seat for seat in present if state.view(seat).legal_actions]
-        if acting and not state.needs_deal:
-            seat = acting[0]
-            action = state.view(seat).legal_actions[0].to_dict()
-            play.game_act(table_id=table.pk, user=users[seat], action=action)
-            continue
-        seat_row = (
-            game.seats.get(seat=game.deadline_seat) if game.deadline_seat is not None else None
-        )
-        if seat_row is not None and seat_row.away_since is not None and not seat_row.abandoned:
-            waits.append((game.deadline_at - timezone.now()).total_seconds())
-        # The next thing due: a timer, or the grace period of an away player.
-        due = [game.deadline_at] + [
-            gs.abandon_at for gs in game.seats.all() if gs.abandon_at is not None
-        ]
-        clock.move_to(min(d for d in due if d is not None) + timedelta(milliseconds=1))
-        timers.sweep()
-    raise AssertionError("the game never ended")
-
-
-def away_for_the_whole_game(options: dict, players: int, seed: int, away: int):
-    """A seeded competitive game in which the player at seat `away` closes their tab at the
-    first card and never comes back; the others play on."""
-    rng = random.Random(seed)
-    with (
-        pytest.MonkeyPatch.context() as patch,
-        time_machine.travel(timezone.now(), tick=False) as clock,
-    ):
-        # A seeded shuffle and seeded robots: the same game for the same seed.
-        patch.setattr(secrets, "SystemRandom", lambda: rng)
-        table, users = seated_and_connected(options, players, clock)
-        gone_at = timezone.now()
-        presence.table_socket_close(channel_name=f"s{away}")
-        present = set(range(players)) - {away}
-        game, waits = play_on(table, users, clock, present=present)
-        ended_at = timezone.now()
-    return table, users, game, waits, (ended_at - gone_at).total_seconds()
 
 
 def outcomes(game: Game) -> dict[int, str]:
@@ -199,7 +130,7 @@ def test_at_three_players_the_best_of_the_others_wins_when_the_abandoner_led():
 
 def test_a_player_back_within_the_grace_time_finds_the_game_where_the_timer_left_it():
     with time_machine.travel(timezone.now(), tick=False) as clock:
-        table, users = seated_and_connected({"variant": "habanero"}, 2, clock)
+        table, users = seated_and_connected({"variant": "habanero"}, 2)
         game = game_of(table)
         seat = game.deadline_seat
         assert game.deadline_kind == "move"
@@ -247,9 +178,9 @@ def test_a_player_back_within_the_grace_time_finds_the_game_where_the_timer_left
 
 
 def test_in_a_practice_game_the_robot_of_an_away_seat_plays_at_once():
-    with time_machine.travel(timezone.now(), tick=False) as clock:
+    with time_machine.travel(timezone.now(), tick=False):
         table, _users = seated_and_connected(
-            {"variant": "habanero", "competitive": False, "stake": 0}, 2, clock
+            {"variant": "habanero", "competitive": False, "stake": 0}, 2
         )
         seat = game_of(table).deadline_seat
         presence.table_socket_close(channel_name=f"s{seat}")

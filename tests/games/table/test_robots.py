@@ -190,8 +190,10 @@ async def test_a_disconnect_hands_the_seat_to_a_robot_and_a_reconnect_takes_it_b
         "abandoned": False,
         "timeouts": 0,
         "name": users[away].username,
-        # What the robot did in the player's name, for their page to tell them.
+        # What the robot did in the player's name, for their page to tell them, and how
+        # many of the seat's decisions a robot made this game.
         "while_away": [played_for],
+        "robot_decisions": 1,
     }
     seat_row = await sync_to_async(GameSeat.objects.get)(game=game, seat=away)
     assert seat_row.away_since is None and not seat_row.abandoned
