@@ -167,7 +167,9 @@ TABLE_STRINGS = {
     "while_away": _("While you were away, a robot made %(count)s of your decisions: %(moves)s."),
     "robot_decisions": _("Decisions a robot made for %(who)s: %(count)s."),
     "robot_decisions_you": _("Decisions a robot made for you: %(count)s."),
-    "ahead_on_cards": _("On the cards %(who)s was ahead, but a player who abandons loses the game."),
+    "ahead_on_cards": _(
+        "On the cards %(who)s was ahead, but a player who abandons loses the game."
+    ),
     "nobody_won": _("Nobody won the game: every side abandoned it."),
     "close": _("Close"),
     "abandoned_by": _("%(who)s abandoned the game: it counts as lost for them."),
