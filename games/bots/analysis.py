@@ -25,7 +25,11 @@ written in the rules pages):
 - ``blunder``: 30 or more.
 
 A player's accuracy is the share of their scored decisions marked ``best``, in percent
-(:func:`accuracy_of`): what a player counts by hand from the marks on the page.
+(:func:`accuracy_of`): what a player counts by hand from the marks on the page. Only a
+``choice`` counts: a decision where some legal action would have lost an inaccuracy or
+more (beyond the noise, below). Where every action is worth the same the decision is as
+good as forced; counted, it let a player who threw any card score about 87% in habanero
+(bench/benchmarks/analysis_spread.py measures the robots `random` and `hard`).
 
 On sampled worlds, the points lost leave out :data:`NOISE` standard errors of the paired
 difference between the best action and the chosen one: a choice the samples cannot tell
@@ -107,7 +111,12 @@ def seat_marks(data: dict[str, Any], seat: int) -> list[str]:
     >>> seat_marks(data, 1), accuracy_of(seat_marks(data, 0))
     (['mistake'], 100.0)
     """
-    return [d["mark"] for deal in data["deals"] for d in deal["decisions"] if d["seat"] == seat]
+    return [
+        d["mark"]
+        for deal in data["deals"]
+        for d in deal["decisions"]
+        if d["seat"] == seat and d.get("choice", True)
+    ]
 
 
 def on_scale(value: float) -> float:
@@ -208,6 +217,13 @@ def score_decision(
         # Sampled worlds: only what the noise of the paired difference cannot explain.
         loss -= SCALE * NOISE * _standard_error(samples[best_i], samples[mine])
     loss = max(0.0, loss)
+    # Whether the decision was a choice at all: some legal action would have cost at least an
+    # inaccuracy (beyond the noise, on sampled worlds). Where every action is worth the same
+    # the decision is as good as forced, and no accuracy counts it.
+    worst_i = min(range(len(legal)), key=lambda i: values[i])
+    spread = SCALE * (best - values[worst_i])
+    if samples is not None and worst_i != best_i:
+        spread -= SCALE * NOISE * _standard_error(samples[best_i], samples[worst_i])
     return {
         "seat": action.seat,
         "action": action.to_dict(),
@@ -216,6 +232,7 @@ def score_decision(
         "expected_best": round(SCALE * best, 1),
         "loss": round(loss, 1),
         "mark": mark_for(loss),
+        "choice": spread >= THRESHOLDS[0],
         "exact": exact,
     }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from bench.benchmarks.analysis_spread import accuracies
 from games.bots import HeuristicBot, StrongBot, seat_to_act
 from games.bots.analysis import accuracy_of, analyse_record, mark_for, seat_marks
 from games.bots.solver import Solver
@@ -68,3 +69,36 @@ def test_a_planted_blunder_is_marked_and_the_robots_own_moves_are_best() -> None
 def test_marks_and_accuracy_follow_the_points_lost() -> None:
     assert [mark_for(x) for x in (0, 5, 15, 30)] == ["best", "inaccuracy", "mistake", "blunder"]
     assert accuracy_of(["best"] * 3 + ["inaccuracy"]) == 75.0
+
+
+def test_a_decision_that_is_no_choice_is_not_counted_in_the_accuracy() -> None:
+    # A single-deal habanero game of the heuristic robot against itself: many of its early
+    # cards change nothing, and those are no choice.
+    state = new_game({"variant": "habanero", "points_to_win": 1}, random.Random(3), 0)
+    bots = [HeuristicBot(random.Random(s)) for s in range(2)]
+    while not state.over:
+        if state.needs_deal:
+            state.deal_next(random.Random(4))
+            continue
+        seat = seat_to_act(state)
+        state.apply(bots[seat].choose(state.view(seat)))
+    result = analyse_record(state.to_record(), seconds=None, playouts=PLAYOUTS, seed=2)
+    decisions = [d for deal in result["deals"] for d in deal["decisions"]]
+    no_choice = [d for d in decisions if not d["choice"]]
+    assert no_choice and len(no_choice) < len(decisions)
+    # No choice is ever a mistake: every action was worth the chosen one, within 5 points.
+    assert {d["mark"] for d in no_choice} == {"best"}
+    for seat in (0, 1):
+        counted = [d["mark"] for d in decisions if d["seat"] == seat and d["choice"]]
+        assert seat_marks(result, seat) == counted
+
+
+def test_the_accuracy_of_a_random_player_is_far_below_the_hard_robots() -> None:
+    # The docs' figures come from 100 games of each table (bench/benchmarks/analysis_spread.py:
+    # README.md); eight short ones hold them apart here.
+    found = accuracies(
+        {"variant": "habanero", "players": 2, "points_to_win": 1}, games=8, playouts=80, think=40
+    )
+    random_mean = sum(found["random"]) / len(found["random"])
+    hard_mean = sum(found["hard"]) / len(found["hard"])
+    assert random_mean + 25 < hard_mean, found
