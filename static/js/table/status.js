@@ -2,7 +2,7 @@
    marks of the table's status, the action count and the table's version drawn (`data-status`,
    `data-count`, `data-version`: a new deal counts no action but is a new version). */
 import { $ } from "./dom.js";
-import { legal, statusText, view } from "./model.js";
+import { feltView, legal, statusText, view } from "./model.js";
 
 export function watchStatus(store, app) {
   store.watch(
@@ -14,7 +14,8 @@ export function watchStatus(store, app) {
     },
   );
   store.watch(
-    (S) => ({ text: statusText(S), myTurn: !!(view(S) && legal(S).length) }),
+    // Before a game the felt itself says what the table waits for: the line says it once.
+    (S) => ({ text: feltView(S) ? statusText(S) : "", myTurn: !!(view(S) && legal(S).length) }),
     ({ text, myTurn }) => {
       const line = $("status");
       line.textContent = text;
