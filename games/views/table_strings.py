@@ -113,6 +113,13 @@ TABLE_STRINGS = {
     "cancel_yours": _("You propose to cancel the game."),
     "game_cancelled": _("Game cancelled"),
     "cancelled_text": _("The game was cancelled: nobody wins or loses it."),
+    "cancelled_refunded": _(
+        "The game was cancelled: nobody wins or loses it, and every stake went back to its player."
+    ),
+    "cancelled_refunded_but": _(
+        "The game was cancelled: nobody wins or loses it, and every stake went back to its "
+        "player but the stake of who abandoned it."
+    ),
     "went_away": _("%(user)s is away: a robot plays their seat."),
     "came_back": _("%(user)s is back."),
     "has_abandoned": _("%(user)s has abandoned the game: a robot finishes it."),

@@ -1,8 +1,11 @@
 """What a new user met the fourth time (issue 53), at 375×812 and 1280×800: a full table says
-once that the master may start; a finished game's players fit the phone's width in Spanish."""
+once that the master may start; a finished game's players fit the phone's width in Spanish;
+a cancelled game's summary says that the stakes came back."""
 
 import pytest
 
+from games.table import cancel, play
+from rankings.selectors import chips_balance
 from rankings.services import game_result_award
 from tests.support.away import away_for_the_whole_game
 from tests.support.browser import ARTIFACTS, in_thread, log_in, no_sideways_scroll
@@ -61,4 +64,28 @@ def test_a_finished_games_players_fit_the_page_in_spanish(browser, quick_daphne,
     assert page.evaluate(PLAYERS_OVERFLOW) <= 0
     assert no_sideways_scroll(page)
     page.screenshot(path=f"{ARTIFACTS}/game-players-es-{size}.png")
+    context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_cancelled_games_summary_says_the_stakes_came_back(browser, quick_daphne, size):
+    def cancelled():
+        table, users = seated_table({"variant": "habanero", "stake": 40}, 2)
+        play.game_start(table_id=table.pk, user=users[0])
+        cancel.game_cancel_propose(table_id=table.pk, user=users[0])
+        cancel.game_cancel_answer(table_id=table.pk, user=users[1], accept=True)
+        return table, users
+
+    table, users = in_thread(cancelled)
+    assert [in_thread(lambda u=u: chips_balance(user=u)) for u in users] == [1000, 1000]
+    context, page = page_for(browser, size)
+    log_in(page, quick_daphne, users[1].username)
+    page.goto(quick_daphne + table.get_absolute_url())
+    summary = page.locator("#summary")
+    summary.get_by_text("every stake went back to its player").wait_for()
+    assert "nobody wins or loses it, and every stake went back to its player." in (
+        summary.inner_text()
+    )
+    assert no_sideways_scroll(page)
+    page.screenshot(path=f"{ARTIFACTS}/cancelled-summary-{size}.png")
     context.close()

@@ -51,7 +51,7 @@ function summary(S, pending, awardsOf) {
     busy: pending === "next_deal" || pending === "rematch",
   };
   if (cancelled(S)) {
-    return { cancelled: true, gameOver: true, text: closed(S) ? T.closed_refunded : T.cancelled_text, buttons };
+    return { cancelled: true, gameOver: true, text: cancelledText(S), buttons };
   }
   const pocha = v.bids !== null;
   // The game's winner as the server settled it: a player who abandoned loses, whatever the
@@ -73,6 +73,15 @@ function summary(S, pending, awardsOf) {
       ? awardLines(awardsOf(S.game.id), $("summary").dataset.provisional) : [],
     buttons,
   };
+}
+
+// A cancelled game takes nothing: the stakes played for went back (not an abandoner's).
+function cancelledText(S) {
+  if (closed(S)) return T.closed_refunded;
+  const { competitive, stake } = S.table.options;
+  if (!competitive || !stake) return T.cancelled_text;
+  const seats = (S.game && S.game.seats) || [];
+  return seats.some((seat) => seat.abandoned) ? T.cancelled_refunded_but : T.cancelled_refunded;
 }
 
 // Tute and habanero: each side's points this deal (with the points carried in, against the
