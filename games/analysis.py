@@ -291,6 +291,8 @@ def analysis_for_page(
                 "expected_best": d["expected_best"],
                 "loss": d["loss"],
                 "exact": d["exact"],
+                # A decision where every legal action came out alike counts in no accuracy.
+                "choice": d.get("choice", True),
                 # The step showing the decision made: the position before it is one back.
                 "anchor": replay_anchor(deal["number"], d["index"] + 2),
             }

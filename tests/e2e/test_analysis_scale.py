@@ -47,12 +47,20 @@ def test_the_analysis_stays_on_its_scale_and_links_each_decision(
         top, height_ = float(plot.get_attribute("y")), float(plot.get_attribute("height"))
         assert top <= float(dot.get_attribute("cy")) <= top + height_
 
-    # Accuracy: the player's share of decisions marked best, as counted from the list.
+    # Accuracy: the player's share of real choices marked best, as counted from the list; a
+    # decision where every action came out alike says so and is left out.
     names = rows.evaluate_all(
         "rows => rows.map(row => row.querySelector('.move').textContent.split(' ')[0])"
     )
+    choices = rows.evaluate_all("rows => rows.map(row => row.dataset.choice === 'true')")
+    for row, choice in zip(rows.all(), choices, strict=True):
+        assert ("not counted" in row.inner_text()) is not choice
     for name in ("nuria",):
-        own = [mark for who, mark in zip(names, marks, strict=True) if who == name]
+        own = [
+            mark
+            for who, mark, choice in zip(names, marks, choices, strict=True)
+            if who == name and choice
+        ]
         best = own.count("best")
         accuracy = section.locator(".analysis-accuracy tr", has_text=name)
         expect(accuracy).to_contain_text(f"{round(100 * best / len(own), 1)}%")
