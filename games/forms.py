@@ -17,6 +17,7 @@ from games.options import DEFAULT_OPTIONS, OPTION, OPTIONS, Kind, TableOption, v
 from games.table.options import clean_table_options, option_applies
 from games.table.practice import DEFAULT_LEVEL, level_choices
 from games.table.refusals import TableError
+from tute_site.typography import labelled
 
 # Options a page may leave out, which then take their default: the robots came after the
 # first pages and tools that post options.
@@ -257,7 +258,7 @@ class ReportForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["message"].choices = [
             ("", _("No message: I am reporting a player, chosen below"))
-        ] + [(m.pk, f"{m.user.username}: {m.text}") for m in messages]
+        ] + [(m.pk, labelled(m.user.username, m.text)) for m in messages]
         self.fields["player"].choices = [("", "–")] + [(p.username, p.username) for p in people]
 
     def clean(self) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from games.robot_names import LEVEL_WORDS
 from games.table.frames import broadcast
 from games.table.guests import guest_table_delete
 from games.table.room import locked_room
+from tute_site.typography import labelled
 
 # The levels a player picks, in order, each with a line saying how it plays.
 LEVEL_LINES = {
@@ -50,7 +51,7 @@ def level_choices(*, lines: bool = True) -> list[tuple[str, str]]:
     alone without `lines`, for a narrow list)."""
     if not lines:
         return [(code, str(LEVEL_WORDS[code])) for code in LEVELS]
-    return [(code, f"{LEVEL_WORDS[code]}: {LEVEL_LINES[code]}") for code in LEVELS]
+    return [(code, labelled(LEVEL_WORDS[code], LEVEL_LINES[code])) for code in LEVELS]
 
 
 def idle_practice_tables(*, now: Any) -> list[int]:

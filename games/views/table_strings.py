@@ -23,6 +23,9 @@ ALL_CARDS = [str(card) for card in sorted(set(CARDS), key=lambda c: c.index)]
 TABLE_STRINGS = {
     # The page's title names the game: proper names, the same in every language.
     "variants": VARIANT_NAMES,
+    # A label and its value, as the language joins them (a no-break space before the colon
+    # in French).
+    "labelled": _("%(label)s: %(value)s"),
     "your_turn": _("Your turn."),
     "your_turn_bid": _("Your turn: how many tricks do you bid?"),
     "waiting_for": _("Waiting for %(user)s."),

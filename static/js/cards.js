@@ -16,12 +16,16 @@ window.tuteCards = (() => {
     if (text !== undefined && text !== null) node.textContent = text;
     return node;
   };
+  const T = stringsNode ? JSON.parse(stringsNode.textContent) : {};
   return {
-    T: stringsNode ? JSON.parse(stringsNode.textContent) : {},
+    T,
     SUIT_NAMES: { O: "oros", C: "copas", E: "espadas", B: "bastos" },
     fmt: (text, values = {}) =>
       text.replace(/%\((\w+)\)s/g, (_, key) => (key in values ? String(values[key]) : "")),
     make,
+    // A label and its value joined as the page's language writes them.
+    labelled: (label, value) =>
+      (T.labelled || "%(label)s: %(value)s").replace("%(label)s", label).replace("%(value)s", value),
     label: (code) => faces.get(code).dataset.label,
     face: (code) => faces.get(code).content.firstElementChild.cloneNode(true),
     back() {

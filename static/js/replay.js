@@ -5,7 +5,7 @@
 document.addEventListener("DOMContentLoaded", () => {
   const data = JSON.parse(document.getElementById("replay-data").textContent);
   const names = JSON.parse(document.getElementById("replay-names").textContent);
-  const { T, SUIT_NAMES, fmt, make, face, back, label } = window.tuteCards;
+  const { T, SUIT_NAMES, fmt, make, face, back, label, labelled } = window.tuteCards;
   const $ = (id) => document.getElementById(id);
   const n = data.players;
   const viewer = document.getElementById("replay-viewer");
@@ -60,7 +60,7 @@ document.addEventListener("DOMContentLoaded", () => {
       const meta = make("div", "seat-meta");
       if (data.deals[deal].dealer === seat) meta.append(make("span", "dealer-chip", T.dealer));
       meta.append(make("span", "", fmt(T.tricks_won, { n: p.tricks_won[seat] })));
-      if (p.bids && p.bids[seat] !== null) meta.append(make("span", "", `${T.bids}: ${p.bids[seat]}`));
+      if (p.bids && p.bids[seat] !== null) meta.append(make("span", "", labelled(T.bids, p.bids[seat])));
       box.append(meta);
       const hand = make("div", "replay-hand");
       hand.setAttribute("role", "group");
@@ -91,7 +91,7 @@ document.addEventListener("DOMContentLoaded", () => {
     if (p.trump_card) {
       const card = make("div", "trump-card");
       card.append(face(p.trump_card));
-      trump.append(card, make("span", "trump-label", `${T.trump}: ${SUIT_NAMES[p.trump_card.slice(-1)]}`));
+      trump.append(card, make("span", "trump-label", labelled(T.trump, SUIT_NAMES[p.trump_card.slice(-1)])));
     }
     const sides = [...p.score.keys()];
     const board = window.tuteCards.table("scoreboard", ["", T.points, T.score],

@@ -2,7 +2,7 @@
    its form, shown when the frame says you may chat (`may.chat`). A muted player's box says
    until when and why, and the form comes back by itself when the mute ends (the page asks
    the server again then, the mute and the whole state: a moderator may have made it longer). */
-import { $, T, fmt, make } from "./dom.js";
+import { $, T, fmt, labelled, make } from "./dom.js";
 import { closed } from "./model.js";
 
 export function watchChat(store, app, resync) {
@@ -18,7 +18,7 @@ export function watchChat(store, app, resync) {
       const report = make("a", "report-message", "⚑");
       report.href = `${app.dataset.report}?message=${encodeURIComponent(message.id)}`;
       report.title = T.report_message;
-      report.setAttribute("aria-label", `${T.report_message}: ${message.user}`);
+      report.setAttribute("aria-label", labelled(T.report_message, message.user));
       item.append(" ", report);
     }
     return item;

@@ -3,7 +3,7 @@
    a tiny element builder. */
 const cards = window.tuteCards;
 
-export const { T, SUIT_NAMES, fmt, make, face, back } = cards;
+export const { T, SUIT_NAMES, fmt, make, face, back, labelled } = cards;
 export const cardLabel = cards.label;
 export const sortCards = cards.sort;
 export const smallTable = cards.table;

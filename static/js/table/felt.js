@@ -2,7 +2,8 @@
    and the stock). Three parts, each redrawn only when what it shows changed; the countdowns
    are filled in by timers.js. */
 import {
-  $, SUIT_NAMES, T, appendFlagAndClock, back, cardLabel, face, fmt, make, robotIcon, smallTable,
+  $, SUIT_NAMES, T, appendFlagAndClock, back, cardLabel, face, fmt, labelled, make, robotIcon,
+  smallTable,
 } from "./dom.js";
 import {
   explain, feltView, gameOn, gameSeat, hasClock, isRobotSeat, levelWord, mySeat, partnerOf,
@@ -81,7 +82,7 @@ function drawSeatBoxes(felt, { players, boxes }) {
       if (seat.meta.dealer) meta.append(make("span", "dealer-chip", T.dealer));
       meta.append(make("span", "tricks-won", fmt(T.tricks_won, { n: seat.meta.tricks })));
       for (const cante of seat.meta.cantes) meta.append(make("span", "cante-chip", cante));
-      if (seat.meta.bid !== null) meta.append(make("span", "bid", `${T.bids}: ${seat.meta.bid}`));
+      if (seat.meta.bid !== null) meta.append(make("span", "bid", labelled(T.bids, seat.meta.bid)));
       box.append(meta);
       if (seat.meta.backs > 0) {
         const fan = make("div", "seat-cards");
@@ -148,7 +149,7 @@ function centre(S) {
       card: p.card,
       winning: p.seat === winning,
       leader: i === 0,
-      label: `${whoSays(S, p.seat)}: ${cardLabel(p.card)}`,
+      label: labelled(whoSays(S, p.seat), cardLabel(p.card)),
     })),
     trumpCard: v.trump_card,
     stock: v.stock_size > 0 || v.trump_in_stock ? v.stock_size : null,

@@ -1,7 +1,7 @@
 /* The score sheet: every finished deal of the game (`game.sheet`), opened at any time from
    the button under the hand: each side's points and the deal's winner (pocha: each
    player's bid, tricks taken and points), with the points a habanero deal carried in. */
-import { $, T, fmt, make, smallTable } from "./dom.js";
+import { $, T, fmt, labelled, make, smallTable } from "./dom.js";
 import { seatName, sideLabel, view } from "./model.js";
 
 export function watchScoreSheet(store) {
@@ -24,7 +24,7 @@ export function watchScoreSheet(store) {
       const rows = sheet.map((deal, i) => {
         const first = fmt(T.deal_n, { n: i + 1 });
         if (pocha) {
-          return [first, ...deal.points.map((p, seat) => `${deal.bids[seat]}/${deal.taken[seat]}: ${p}`)];
+          return [first, ...deal.points.map((p, seat) => labelled(`${deal.bids[seat]}/${deal.taken[seat]}`, p))];
         }
         const points = deal.points.map((p, side) => (deal.carry ? `${deal.carry[side]} + ${p}` : `${p}`));
         return [first, ...points, deal.winner === null ? "–" : sideLabel(S, deal.winner)];
@@ -41,7 +41,7 @@ export function watchScoreSheet(store) {
       const title = make("h2", "visually-hidden", T.score_sheet);
       title.id = "score-sheet-title";
       box.append(title, smallTable(pocha ? "sheet-table pocha" : "sheet-table", headings, rows));
-      if (pocha) box.append(make("p", "muted", `${T.pocha_bid}/${T.pocha_tricks}: ${T.points}`));
+      if (pocha) box.append(make("p", "muted", labelled(`${T.pocha_bid}/${T.pocha_tricks}`, T.points)));
     },
   );
   button.addEventListener("click", () => {
