@@ -11,7 +11,14 @@ nothing of the wing: they read the options' declaration (games/options.py) and t
 from games.models.game import Deadline, Game, GameAction, GameAnalysis, GameSeat, Variant
 from games.models.live import ServerProcess, TableSocket, UserSocket, forget_socket, note_socket
 from games.models.reports import Report
-from games.models.table import CancelProposal, ChatMessage, Invitation, Table, TableSeat
+from games.models.table import (
+    CancelProposal,
+    ChatMessage,
+    Invitation,
+    Table,
+    TableSeat,
+    seats_share_address,
+)
 
 __all__ = [
     "CancelProposal",
@@ -31,4 +38,5 @@ __all__ = [
     "Variant",
     "forget_socket",
     "note_socket",
+    "seats_share_address",
 ]

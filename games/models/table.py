@@ -158,6 +158,13 @@ class TableSeat(models.Model):
         return f"{self.table} seat {self.seat}: {self.user or self.robot}"
 
 
+def seats_share_address(seats) -> bool:
+    """Whether two registered players of `seats` sat down from one IP address: their game
+    counts for no ranking (RULES.md §12)."""
+    addresses = [s.ip_address for s in seats if s.ip_address and s.user_id is not None]
+    return len(addresses) != len(set(addresses))
+
+
 class Invitation(models.Model):
     """The master's invitation to sit at a table. The invited player accepts it by sitting,
     or declines it (`declined_at`)."""

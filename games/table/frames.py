@@ -25,7 +25,7 @@ from accounts.models import User
 from games import push
 from games.engine.cards import SUITS
 from games.engine.rulebook import cante_value
-from games.models import ChatMessage, Game, Table, TableSeat, TableSocket
+from games.models import ChatMessage, Game, Table, TableSeat, TableSocket, seats_share_address
 from games.robot_names import robot_name
 from games.table.clock import robot_holds, robot_playing
 from games.table.explain import dimmed_reason, score_sheet, trick_explained
@@ -107,6 +107,8 @@ def table_summary(
         "game_id": table.game_id,
         "watchers": watchers,
         "rematch": rematch_json(table, seats),
+        # Two registered players sit from one address: the game will count for no ranking.
+        "same_address": table.competitive and seats_share_address(seats),
         # Why a moderator closed the table ("" otherwise).
         "close_reason": table.close_reason,
     }
@@ -225,12 +227,16 @@ def game_explain(state: Any, seat: int | None) -> dict[str, Any] | None:
 
 def table_chances(room: Room) -> list | None:
     """Each side's chance to win the game about to start at a full competitive table, from
-    the ratings: [{"seats": [0, 2], "percent": 62}, …]; None at any other moment."""
+    the ratings: [{"seats": [0, 2], "percent": 62}, …]; None at any other moment: while a
+    game runs, once it is over for the same players (its summary is up), and where two
+    players share an address (the game will count for no rating)."""
     table, seats = room.table, room.seats
-    if not table.competitive or room.playing:
+    if not table.competitive or room.playing or seats_share_address(seats):
         return None
     users = {seat.seat: seat.user_id for seat in seats}
     if len(users) < table.players or None in users.values():
+        return None
+    if room.game is not None and {s.user_id for s in room.game_seats} == set(users.values()):
         return None
     pairs = table.rules.pairs
     sides = [[0, 2], [1, 3]] if pairs else [[seat] for seat in range(table.players)]

@@ -26,7 +26,7 @@ from games.engine import Action, IllegalAction, MalformedAction, new_game
 from games.engine.cards import SUITS
 from games.engine.rulebook import cante_value
 from games.feats import game_feats
-from games.models import Game, GameSeat, Table, TableSeat
+from games.models import Game, GameSeat, Table, TableSeat, seats_share_address
 from games.table import game_over, permits, record
 from games.table.clock import DEADLINE_FIELDS, clear_deadline, schedule
 from games.table.forfeit import game_winner
@@ -74,13 +74,12 @@ def start_game(room: Room, *, by: User) -> Game:
     table, seats = room.table, room.seats
     rule_options = table.rule_options
     state = new_game({"variant": table.variant, **rule_options}, secrets.SystemRandom())
-    addresses = [s.ip_address for s in seats if s.ip_address and s.user_id is not None]
     game = Game(
         variant=table.variant,
         options=rule_options,
         competitive=table.competitive,
         stake=table.stake if table.competitive else 0,
-        shared_ip=len(addresses) != len(set(addresses)),
+        shared_ip=seats_share_address(seats),
         table=table,
         started_at=timezone.now(),
     )

@@ -93,6 +93,10 @@ TABLE_STRINGS = {
     "invited": _("%(user)s is invited."),
     "see_replay": _("See the replay"),
     "chances": _("Chance of winning: %(list)s"),
+    "same_address": _(
+        "Two players here sit from the same address: the game will count for no ranking "
+        "(the stakes are still played)."
+    ),
     "rating_change": _("%(user)s: rating %(rating)s (%(change)s)"),
     "new_trophy": _("%(user)s earns a trophy: %(trophy)s"),
     "play_step": _("%(user)s plays: %(card)s."),

@@ -51,6 +51,11 @@ def _lobby_strings() -> dict:
         "robot_names": [robot_name(n) for n in range(len(SEAT_NAMES))],
         "levels": {code: str(word) for code, word in LEVEL_WORDS.items()},
         "invited": _("You are invited"),
+        "same_address": _(
+            "Two players here sit from the same address: the game will count for no ranking "
+            "(the stakes are still played)."
+        ),
+        "same_address_badge": _("Counts for no ranking"),
         "watchers": counted("%(n)s watching", "%(n)s watching", range(WATCHERS_COUNTED + 1)),
         "join": _("Join"),
         "watch": _("Watch"),

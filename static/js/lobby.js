@@ -43,6 +43,11 @@ document.addEventListener("DOMContentLoaded", () => {
     const playing = row.status === "playing";
     head.append(title);
     if (row.invited) head.append(make("span", "badge badge-invited", S.invited));
+    if (row.same_address) {
+      const badge = make("span", "badge badge-unranked", S.same_address_badge);
+      badge.title = S.same_address;
+      head.append(badge);
+    }
     head.append(make("span", `badge ${playing ? "badge-live" : "badge-open"}`, playing ? S.running : S.waiting));
     const seats = make("ul", "tile-seats");
     for (const seat of row.seats) {

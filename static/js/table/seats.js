@@ -24,6 +24,8 @@ export function watchSeats(store) {
             .map((c) => `${c.seats.map((seat) => S.table.seats[seat].user).join(" & ")} ${c.percent}%`)
             .join(" · "),
         }),
+        // Two players sit from one address: the game counts for no ranking.
+        sameAddress: !!S.table.same_address,
         stand: !!may.stand,
       };
     },
@@ -31,7 +33,7 @@ export function watchSeats(store) {
   );
 }
 
-function draw({ seats, chances, stand }) {
+function draw({ seats, chances, sameAddress, stand }) {
   const list = $("seats");
   const token = document.querySelector("[name=csrfmiddlewaretoken]");
   list.replaceChildren(...seats.map((seat) => {
@@ -56,8 +58,15 @@ function draw({ seats, chances, stand }) {
     return item;
   }));
   $("chances")?.remove();
+  $("same-address")?.remove();
   $("stand-form")?.remove();
-  // Under the list: "Stand up", then the chances.
+  // Under the list: "Stand up", then the chances or why there are none.
+  if (sameAddress) {
+    const line = make("p", "same-address", T.same_address);
+    line.id = "same-address";
+    line.setAttribute("role", "note");
+    list.after(line);
+  }
   if (chances) {
     const line = make("p", "chances", chances);
     line.id = "chances";
