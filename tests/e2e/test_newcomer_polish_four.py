@@ -1,0 +1,73 @@
+"""Polish a new user asked for the fourth time (issue 53), at 375×812 and 1280×800: the home
+page says what the site is before its forms (P1); the French header holds one row on a
+desktop (P3); a logged-in player's menu sits at the phone's right edge (P15)."""
+
+import pytest
+
+from tests.support.browser import ARTIFACTS, in_thread, log_in, no_sideways_scroll
+from tests.support.browser import VIEWPORTS as SIZES
+from tests.support.factories import UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def page_for(browser, size: str, locale: str = "en-US"):
+    context = browser.new_context(locale=locale, viewport=SIZES[size])
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    return context, page
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_home_page_says_what_the_site_is_above_its_forms(browser, quick_daphne, size):
+    context, page = page_for(browser, size)
+    page.goto(quick_daphne + "/")
+    tagline = page.locator(".intro .tagline")
+    title = page.get_by_role("heading", name="Play Tute online")
+    form = page.locator(".finding")
+    assert title.bounding_box()["y"] < tagline.bounding_box()["y"] < form.bounding_box()["y"]
+    box = tagline.bounding_box()
+    assert box["y"] + box["height"] <= SIZES[size]["height"] / 2
+    assert no_sideways_scroll(page)
+    page.screenshot(path=f"{ARTIFACTS}/home-intro-{size}.png")
+    context.close()
+
+
+HEADER_SPREAD = """() => {
+  const tops = [...document.querySelectorAll('.header-row > *, .site-menu > *')]
+    .filter((n) => n.offsetParent !== null && getComputedStyle(n).display !== 'contents')
+    .map((n) => { const r = n.getBoundingClientRect(); return r.top + r.height / 2; });
+  return Math.max(...tops) - Math.min(...tops);
+}"""
+
+
+@pytest.mark.parametrize("who", ["visitor", "player"])
+def test_the_french_header_holds_one_row_on_a_desktop(browser, quick_daphne, who):
+    user = in_thread(lambda: UserFactory(username="lucia-garcia", language="fr"))
+    # A visitor's browser asks for French; the player chose it (the login page speaks the
+    # browser's language until then).
+    context, page = page_for(browser, "desktop", "fr-FR" if who == "visitor" else "en-US")
+    if who == "player":
+        log_in(page, quick_daphne, user.username)
+    page.goto(quick_daphne + "/rankings/")
+    assert page.locator("html").get_attribute("lang") == "fr"
+    page.screenshot(path=f"{ARTIFACTS}/header-fr-{who}-desktop.png")
+    # Every item's middle on one line, within a few pixels.
+    assert page.evaluate(HEADER_SPREAD) < 8
+    context.close()
+
+
+MENU_GAP = """() => window.innerWidth
+  - document.querySelector('.menu-button').getBoundingClientRect().right"""
+
+
+@pytest.mark.parametrize("who", ["visitor", "player"])
+def test_the_menu_button_sits_at_the_phones_right_edge(browser, quick_daphne, who):
+    user = in_thread(lambda: UserFactory(username="marco"))
+    context, page = page_for(browser, "phone")
+    if who == "player":
+        log_in(page, quick_daphne, user.username)
+    page.goto(quick_daphne + "/rankings/")
+    assert page.evaluate(MENU_GAP) < 30
+    page.screenshot(path=f"{ARTIFACTS}/menu-{who}-phone.png")
+    context.close()
