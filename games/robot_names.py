@@ -4,11 +4,11 @@ The registry's names (``heuristic``, ``strong``, ``random`` and the four levels)
 protocol and the admin; a page or a frame shows :func:`robot_label` instead.
 
 >>> robot_name(0), robot_name(3)
-('Robot Norte', 'Robot Oeste')
+('Robot Lola', 'Robot Tomás')
 >>> from django.utils import translation
 >>> with translation.override("en"):
 ...     str(robot_label(1, "heuristic"))
-'Robot Este · medium'
+'Robot Paco · medium'
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from __future__ import annotations
 from django.utils.functional import lazy
 from django.utils.translation import gettext, pgettext_lazy
 
-# A robot is named after its seat, as the four winds of a card table (a name, not translated).
-SEAT_NAMES = ("Norte", "Este", "Sur", "Oeste")
+# A robot's name goes with its seat (a name, not translated). No wind of a compass: the felt
+# turns each player to the bottom, and a partner called "Sur" at the top read wrong.
+SEAT_NAMES = ("Lola", "Paco", "Rosa", "Tomás")
 
 # The level a player understands, for each name of the robot registry.
 LEVEL_WORDS = {

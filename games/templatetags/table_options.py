@@ -38,7 +38,7 @@ def option_facts() -> str:
 
 @register.filter
 def robot_label(robot: str, seat: int) -> str:
-    """A robot seat as players read it: "Robot Norte · medium"."""
+    """A robot seat as players read it: "Robot Lola · medium"."""
     return str(_robot_label(seat, robot))
 
 

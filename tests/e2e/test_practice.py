@@ -28,15 +28,15 @@ def test_a_player_plays_a_practice_game_against_three_robots_to_the_end(page, qu
     assert texts[0].startswith("★ solita (you)")
     # Each robot has its seat's own name and its level in the reader's words.
     assert [text.strip() for text in texts[1:]] == [
-        "Robot Este · medium",
-        "Robot Sur · medium",
-        "Robot Oeste · medium",
+        "Robot Paco · medium",
+        "Robot Rosa · medium",
+        "Robot Tomás · medium",
     ]
     assert page.locator("#seats li.robot").count() == 3
     # The felt shows the three robots too, the partner opposite (seat 2, at the top).
     assert page.locator("#felt .seat-box.robot").count() == 3
     top = page.locator("#felt .seat-box.pos-top").inner_text()
-    assert top.startswith("Robot Sur\nmedium\nyour partner"), top
+    assert top.startswith("Robot Rosa\nmedium\nyour partner"), top
     # Seated in a running game: the player may propose to cancel or leave, nothing else.
     assert page.get_by_role("button", name="Propose to cancel").is_visible()
     assert page.get_by_role("button", name="Leave the game").is_visible()

@@ -161,13 +161,13 @@ def test_a_whole_game_on_a_phone_keeps_every_turn_on_one_screen(
     robots = page.locator("#felt .seat-box.robot").evaluate_all(
         "bs => bs.map(b => `${b.dataset.name} · ${b.querySelector('.robot-level').textContent}`)"
     )
-    assert robots and all(re.fullmatch(r"Robot (Norte|Este|Sur|Oeste) · random", r) for r in robots)
+    assert robots and all(re.fullmatch(r"Robot (Lola|Paco|Rosa|Tomás) · random", r) for r in robots)
     assert len(set(robots)) == len(robots)
     if options.get("pairs"):
         # Pairs: the partner opposite is marked, and the score says whose team is whose.
-        assert page.locator("#felt .seat-box.partner").get_attribute("data-name") == "Robot Sur"
+        assert page.locator("#felt .seat-box.partner").get_attribute("data-name") == "Robot Rosa"
         assert page.locator("#felt .seat-box.partner .team-tag").text_content() == "your partner"
-        assert page.locator(".scoreboard tr.mine th").text_content().startswith("You and Robot Sur")
+        assert page.locator(".scoreboard tr.mine th").text_content().startswith("You and Robot Rosa")
     seen = play_to_the_end(page, name, username)
     assert seen["card"] >= 10
     assert seen["dimmed"] == 1, "no card was dimmed in a whole game"

@@ -20,7 +20,7 @@ export const gameSeat = (S, seat) =>
 
 // A robot's level in the reader's words ("medium"), from the registry's name it comes as.
 export const levelWord = (robot) => (T.levels && T.levels[robot]) || robot || "";
-// "Robot Norte · medium": each robot seat has its own name (the frame's `name`).
+// "Robot Lola · medium": each robot seat has its own name (the frame's `name`).
 export const robotLabel = (entry) =>
   fmt(T.robot_label, { name: entry.name || T.robot, level: levelWord(entry.robot) });
 export const tableName = (entry) => (entry ? entry.user || robotLabel(entry) : T.free_seat);
@@ -84,7 +84,7 @@ export const sideNames = (S, side) =>
     .filter((name) => name !== null)
     .join(" & ");
 
-// A side as its reader says it: "You and Robot Sur" for the player's own team in pairs.
+// A side as its reader says it: "You and Robot Rosa" for the player's own team in pairs.
 export function sideLabel(S, side) {
   const me = mySeat(S);
   const partner = partnerOf(S, me);
