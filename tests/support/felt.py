@@ -10,7 +10,7 @@ WATCH = """(() => {
     '#trump .trump-suit', '#trump .stock-count', '#trump .trump-card', '#trump .stock-pile',
     '#trick .played'];
   const owner = (el) => el.closest('.seat-box') || el.closest('#trump')
-    || (el.closest('#trick') || el.id === 'trick-taken' ? 'trick' : el);
+    || (el.closest('#trick') ? 'trick' : el);
   const shown = (el) => !el.closest('[hidden]') && el.getClientRects().length > 0;
   const found = window.__overlaps = [];
   window.__checks = 0;
