@@ -100,6 +100,17 @@ class TableOptionsForm(forms.Form):
         """Show a service's refusal next to the field it names (or above the form)."""
         self.add_error(error.field if error.field in self.fields else None, str(error.message))
 
+    def add_error(self, field: str | None, error: Any) -> None:
+        """A refused form comes back with the page opened at its first error: that field
+        takes the focus (a browser scrolls to it), not the top of a long page; for an error
+        above the form, its first field does."""
+        super().add_error(field, error)
+        first = next((name for name in self.fields if name in self.errors), next(iter(self.fields)))
+        for name, form_field in self.fields.items():
+            form_field.widget.attrs.pop("autofocus", None)
+            if name == first:
+                form_field.widget.attrs["autofocus"] = True
+
 
 # The practice form: these first, the rest folded away with their defaults.
 PRACTICE_FIRST = ("variant", "players", "pairs")

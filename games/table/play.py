@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -54,7 +55,10 @@ def _take_stakes(*, game: Game, seats: list[TableSeat]) -> None:
             raise TableError(
                 "invalid",
                 _("%(player)s holds fewer than %(stake)s chips, the table's stake.")
-                % {"player": s.user.username, "stake": game.stake},
+                % {
+                    "player": s.user.username,
+                    "stake": number_format(game.stake, force_grouping=True),
+                },
             ) from None
 
 

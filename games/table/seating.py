@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import ModerationAction, User
@@ -37,11 +38,16 @@ from rankings.selectors import chips_balance
 
 
 def _check_chips(user: User, stake: int) -> None:
-    if stake and chips_balance(user=user) < stake:
+    """The player who opens or sits at a table holds its stake; told in their own words."""
+    held = chips_balance(user=user)
+    if stake and held < stake:
         raise TableError(
             "invalid",
-            _("%(player)s holds fewer than %(stake)s chips, the table's stake.")
-            % {"player": user.username, "stake": stake},
+            _("The table's stake is %(stake)s chips, and you hold %(held)s.")
+            % {
+                "stake": number_format(stake, force_grouping=True),
+                "held": number_format(held, force_grouping=True),
+            },
             field="stake",
         )
 

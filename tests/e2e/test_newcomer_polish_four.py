@@ -71,3 +71,28 @@ def test_the_menu_button_sits_at_the_phones_right_edge(browser, quick_daphne, wh
     assert page.evaluate(MENU_GAP) < 30
     page.screenshot(path=f"{ARTIFACTS}/menu-{who}-phone.png")
     context.close()
+
+
+IN_VIEW = """(el) => {
+  const r = el.getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight;
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_refused_table_form_opens_at_its_error_in_the_players_words(browser, quick_daphne, size):
+    user = in_thread(lambda: UserFactory(username="lucia", chips=1000))
+    context, page = page_for(browser, size)
+    log_in(page, quick_daphne, user.username)
+    page.goto(quick_daphne + "/tables/#new-table")
+    page.locator("#id_variant").select_option("habanero")
+    page.locator("#id_stake").fill("999999")
+    page.get_by_role("button", name="Open the table").click()
+    error = page.locator('[data-errors-for="stake"] li')
+    error.wait_for()
+    assert error.inner_text() == "The table's stake is 999,999 chips, and you hold 1,000."
+    page.wait_for_function(f"() => ({IN_VIEW})(document.querySelector('#id_stake'))")
+    assert error.evaluate(IN_VIEW)
+    assert no_sideways_scroll(page)
+    page.screenshot(path=f"{ARTIFACTS}/table-form-refused-{size}.png")
+    context.close()

@@ -167,7 +167,9 @@ def test_a_whole_game_on_a_phone_keeps_every_turn_on_one_screen(
         # Pairs: the partner opposite is marked, and the score says whose team is whose.
         assert page.locator("#felt .seat-box.partner").get_attribute("data-name") == "Robot Rosa"
         assert page.locator("#felt .seat-box.partner .team-tag").text_content() == "your partner"
-        assert page.locator(".scoreboard tr.mine th").text_content().startswith("You and Robot Rosa")
+        assert (
+            page.locator(".scoreboard tr.mine th").text_content().startswith("You and Robot Rosa")
+        )
     seen = play_to_the_end(page, name, username)
     assert seen["card"] >= 10
     assert seen["dimmed"] == 1, "no card was dimmed in a whole game"

@@ -153,7 +153,7 @@ def test_a_stake_at_a_practice_table_is_refused_next_to_the_stake(client):
 def test_a_stake_above_the_players_chips_is_refused_next_to_the_stake(client):
     client.force_login(UserFactory(username="poor", chips=100))
     html = client.post("/tables/new/", form_data(stake=500)).content.decode()
-    assert errors_of(html, "stake") == ["poor holds fewer than 500 chips, the table's stake."]
+    assert errors_of(html, "stake") == ["The table's stake is 500 chips, and you hold 100."]
     assert not Table.objects.exists()
 
 
