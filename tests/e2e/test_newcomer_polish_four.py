@@ -96,3 +96,18 @@ def test_a_refused_table_form_opens_at_its_error_in_the_players_words(browser, q
     assert no_sideways_scroll(page)
     page.screenshot(path=f"{ARTIFACTS}/table-form-refused-{size}.png")
     context.close()
+
+
+def test_a_desktop_replay_shows_its_whole_board_without_a_scroll(browser, quick_daphne):
+    from tests.support.analysis import finished_game
+
+    game = in_thread(lambda: finished_game(UserFactory(username="olga")))
+    context, page = page_for(browser, "desktop")
+    page.goto(quick_daphne + game.get_absolute_url())
+    page.locator("#replay-next").click()
+    felt = page.locator("#replay-felt").bounding_box()
+    page.screenshot(path=f"{ARTIFACTS}/replay-desktop.png")
+    assert felt["y"] + felt["height"] <= SIZES["desktop"]["height"], felt
+    assert page.locator("#replay-next").evaluate(IN_VIEW)
+    assert no_sideways_scroll(page)
+    context.close()
