@@ -29,6 +29,17 @@ from tests.support.waits import until
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+SUMMARY_HEADING_IN_VIEW = """() => {
+  const r = document.querySelector('#summary h2').getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight;
+}"""
+SUMMARY_EMPTY_BELOW = """() => {
+  const box = document.getElementById('summary');
+  const last = box.lastElementChild.getBoundingClientRect();
+  return box.getBoundingClientRect().bottom - last.bottom;
+}"""
+
+
 @pytest.mark.parametrize("size", VIEWPORTS)
 def test_a_guest_practises_a_whole_game_from_the_home_page(browser, quick_daphne, size):
     base = quick_daphne
@@ -63,6 +74,9 @@ def test_a_guest_practises_a_whole_game_from_the_home_page(browser, quick_daphne
             raise
     assert hinted
     assert page.locator("#summary h2").inner_text() == "Game over"
+    # The summary opens at its heading, and holds no empty space under its last line (P4).
+    page.wait_for_function(SUMMARY_HEADING_IN_VIEW)
+    assert page.evaluate(SUMMARY_EMPTY_BELOW) < 40
     # One way to the next game against robots: the new game, no rematch to offer them.
     assert page.get_by_role("button", name="New game with the same players").is_visible()
     assert page.locator("#rematch-box").is_hidden()

@@ -45,10 +45,13 @@ def exclude(game_id: int) -> None:
 
 
 def test_chance_before_the_game_rating_change_and_trophy_after_it_and_the_chart(
-    browser, daphne_server
+    browser, proxied_daphne_server
 ):
+    # Two players from two addresses: a table of one address shows no chances (it counts
+    # for no ranking).
+    daphne_server = proxied_daphne_server
     alicia_user, bruno_user = in_db(seed_players)
-    alicia, bruno = alicia_and_bruno(browser, daphne_server)
+    alicia, bruno = alicia_and_bruno(browser, daphne_server, own_addresses=True)
     table_id = open_tute_for_two(alicia, daphne_server)
     # Played for 50 chips each: the summary and the game's page show the pot and the payout.
     in_thread(

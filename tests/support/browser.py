@@ -138,11 +138,24 @@ def take_one_turn(page, rng: random.Random, clicked: list[str]) -> bool:
     return True
 
 
-def alicia_and_bruno(browser, base: str, **bruno_options):
-    """Alicia logged in a desktop-wide window, bruno in a phone-wide one."""
-    alicia_context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
+# Where each player comes from behind a trusted proxy (servers.proxied_daphne_server).
+ADDRESSES = {"alicia": "198.51.100.1", "bruno": "198.51.100.2"}
+
+
+def alicia_and_bruno(browser, base: str, *, own_addresses: bool = False, **bruno_options):
+    """Alicia logged in a desktop-wide window, bruno in a phone-wide one; with
+    `own_addresses`, each says their own address to a proxied server."""
+
+    def headers(name: str) -> dict:
+        if not own_addresses:
+            return {}
+        return {"extra_http_headers": {"X-Forwarded-For": ADDRESSES[name]}}
+
+    alicia_context = browser.new_context(
+        locale="en-US", viewport={"width": 1280, "height": 900}, **headers("alicia")
+    )
     bruno_context = browser.new_context(
-        locale="en-US", viewport={"width": 375, "height": 800}, **bruno_options
+        locale="en-US", viewport={"width": 375, "height": 800}, **bruno_options, **headers("bruno")
     )
     alicia, bruno = alicia_context.new_page(), bruno_context.new_page()
     for page, name in ((alicia, "alicia"), (bruno, "bruno")):

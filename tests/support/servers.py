@@ -72,6 +72,16 @@ def daphne_server(transactional_db, tmp_path_factory, django_db_blocker):
 
 
 @pytest.fixture
+def proxied_daphne_server(transactional_db, tmp_path_factory, django_db_blocker):
+    """`daphne_server` behind one trusted proxy: each browser context names its own address
+    (X-Forwarded-For, `ADDRESSES`), so two players of one test machine are two addresses,
+    as two homes are, and their game counts."""
+    yield kept_daphne(
+        "proxied_daphne_server", tmp_path_factory, django_db_blocker, TRUSTED_PROXY_COUNT="1"
+    ).url
+
+
+@pytest.fixture
 def embedded_daphne_server(transactional_db, tmp_path_factory, django_db_blocker):
     """A real daphne as `make run` starts it without REDIS_URL: in-memory channel layer,
     eager tasks, the timer sweep in the server process. Yields its URL; kept as

@@ -155,6 +155,7 @@ function explanations(S, v, pocha, result) {
 
 function draw(slice, request) {
   const box = $("summary");
+  const appears = box.hidden && !!slice;
   box.replaceChildren();
   box.hidden = !slice;
   delete box.dataset.over;
@@ -162,6 +163,7 @@ function draw(slice, request) {
   box.dataset.over = slice.gameOver ? "game" : "deal";
   if (slice.cancelled) {
     box.append(make("h2", "", T.game_cancelled), make("p", "", slice.text), buttons(slice.buttons, request));
+    if (appears) bringIntoView(box);
     return;
   }
   // What decided it and what comes next first: the summary scrolls inside the felt.
@@ -178,6 +180,14 @@ function draw(slice, request) {
     list.append(...slice.awards.map(([kind, text]) => make("li", kind, text)));
     box.append(list);
   }
+  if (appears) bringIntoView(box);
+}
+
+// A summary that just appeared opens at its heading: the page had been scrolled down to the
+// hand, which the summary now replaces.
+function bringIntoView(box) {
+  const top = box.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight / 2) box.scrollIntoView({ block: "start" });
 }
 
 function buttons({ next, again, replay, busy }, request) {
