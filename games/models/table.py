@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.options import RULE_OPTIONS, Options, Rules
 from games.models.game import Game
-from games.options import OPTION, declared_field
+from games.options import OPTION, declared_field, options_at_rest
 
 
 class Table(models.Model):
@@ -113,8 +113,12 @@ class Table(models.Model):
 
     @property
     def rule_options(self) -> dict:
-        """The options that change the rules, as a record's `options` (NOTATION.md)."""
-        return {name: getattr(self, name) for name in RULE_OPTIONS}
+        """The options that change the rules, as a record's `options` (NOTATION.md): each
+        that does not apply to the table's game at rest, so no record of a 2-player game
+        says "in pairs"."""
+        stored = {name: getattr(self, name) for name in ("variant", *RULE_OPTIONS)}
+        rest = options_at_rest(stored)
+        return {name: rest[name] for name in RULE_OPTIONS}
 
     @property
     def rules(self) -> Rules:

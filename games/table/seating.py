@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import ModerationAction, User
 from accounts.services import moderation_log
 from games.models import Invitation, Table, TableSeat
-from games.options import DEFAULT_OPTIONS, TABLE_OPTIONS
+from games.options import DEFAULT_OPTIONS, TABLE_OPTIONS, options_at_rest
 from games.table import permits
 from games.table.cancel import void_game
 from games.table.frames import broadcast
@@ -235,7 +235,7 @@ def table_for_players(
     sit in order, the first its master, and its game started at once: an arena's. Its
     start is pushed and counted in its version, as at any table."""
     master = players[0][0]
-    table = Table.objects.create(master=master, **options)
+    table = Table.objects.create(master=master, **options_at_rest(options))
     TableSeat.objects.bulk_create(
         TableSeat(table=table, seat=n, user=user, ip_address=ip_address)
         for n, (user, ip_address) in enumerate(players)
