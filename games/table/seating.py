@@ -9,6 +9,7 @@
 | `table_set_options` | the master changes §10 options between games | the table |
 | `table_invite` | the master invites a player by username | the table |
 | `table_close` | a moderator closes a table | the table |
+| `banned_leaves_tables` | a banned player's waiting tables close; they leave others' | each table |
 """
 
 from __future__ import annotations
@@ -283,3 +284,37 @@ def table_close(*, table_id: int, moderator: User, reason: str = "") -> Table:
     )
     broadcast(room, {"kind": "closed", "by": moderator.username, "reason": reason}, table=True)
     return table
+
+
+def banned_leaves_tables(*, user_id: int) -> int:
+    """A banned player can no longer come to the tables that wait for them: each table with
+    no game running whose master they are closes (out of the lobby, its players told), and
+    they stand up from every other such table's seat. A running game is left to its end.
+    No stake is held at a waiting table (stakes go into the pot when a game starts): none
+    to give back. How many tables changed. Locks each table in turn."""
+    waiting = (
+        Table.objects.filter(status=Table.Status.OPEN, seats__user_id=user_id)
+        .distinct()
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    return sum(_banned_leaves(table_id=table_id, user_id=user_id) for table_id in waiting)
+
+
+@transaction.atomic
+def _banned_leaves(*, table_id: int, user_id: int) -> bool:
+    """The banned player `user_id` leaves the table `table_id` if no game runs there, and
+    closes it if they are its master; whether it changed. Locks the table."""
+    room = locked_room(table_id, closed=True)
+    table = room.table
+    seat = next((s for s in room.seats if s.user_id == user_id), None)
+    if table.status != Table.Status.OPEN or seat is None:
+        return False
+    if table.master_id == user_id:
+        table.status, table.closed_at = Table.Status.CLOSED, timezone.now()
+        table.save(update_fields=["status", "closed_at"])
+        broadcast(room, {"kind": "closed", "by": None, "reason": ""}, table=True)
+        return True
+    unseat(room, seat.user)
+    broadcast(room, {"kind": "stand", "by": seat.user.username, "seat": seat.seat}, table=True)
+    return True
