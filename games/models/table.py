@@ -69,6 +69,9 @@ class Table(models.Model):
     rematch = models.JSONField(_("rematch"), default=dict, blank=True, editable=False)
     # Opened by "Play now" (games/table/matchmaking.py): it starts by itself once full.
     matchmaking = models.BooleanField(_("opened by Play now"), default=False, editable=False)
+    # Seated by an arena's pairing (games/table/seating.py `table_for_players`): it has no
+    # master's requests (start, invite, options, robots): the arena pairs its players.
+    arena_table = models.BooleanField(_("an arena's table"), default=False, editable=False)
     # A "Play now" player chose robots for the seats still empty at this time.
     robots_at = models.DateTimeField(_("robots fill the seats at"), null=True, blank=True)
 

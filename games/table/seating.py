@@ -236,7 +236,7 @@ def table_for_players(
     sit in order, the first its master, and its game started at once: an arena's. Its
     start is pushed and counted in its version, as at any table."""
     master = players[0][0]
-    table = Table.objects.create(master=master, **options_at_rest(options))
+    table = Table.objects.create(master=master, arena_table=True, **options_at_rest(options))
     TableSeat.objects.bulk_create(
         TableSeat(table=table, seat=n, user=user, ip_address=ip_address)
         for n, (user, ip_address) in enumerate(players)
