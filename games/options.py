@@ -270,6 +270,21 @@ def variant_players(variant: str) -> int:
     return DEFAULT_PLAYERS[variant]
 
 
+def options_at_rest(values: Mapping[str, Any]) -> dict[str, Any]:
+    """`values` (a table's, an arena's or a record's options, with at least the rule
+    options and the variant) with each rule option that does not apply to their game at
+    rest: no 2-player or habanero game says "in pairs" (the engine's `Options.normalised`).
+    Every maker of a table, an arena or a record goes through here; raises the engine's
+    OptionError for options that make no game.
+
+    >>> rest = options_at_rest({**DEFAULT_OPTIONS, "players": 2, "pairs": True})
+    >>> rest["players"], rest["pairs"], rest["move_time"]
+    (2, False, 30)
+    """
+    game = Options.from_dict({name: values[name] for name in RULE_NAMES})
+    return {**values, **game.normalised().to_dict()}
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -1,5 +1,5 @@
 """Games' receivers: a finished game is analysed; a player muted or unmuted while at a table
-hears it there at once.
+hears it there at once; a banned player leaves the tables that wait for players.
 
 A game's end is committed by the live-play wing (games/table/play.py), which knows nothing of
 the analysis: `game_over` queues it here (games/tasks.py, at low priority).
@@ -8,7 +8,13 @@ A mute is written by `accounts.services`, which knows nothing of tables; here, o
 committed, each table the player sits at gets a `mute` frame on the player's own seat group
 (docs/protocol.md). The frame holds no data: the page asks the server for the player's mute
 and redraws its chat box. A lost frame is harmless: the next message typed is refused and
-the page asks then."""
+the page asks then.
+
+A ban too is written by `accounts.services` (`user_ban`, whatever asks for it: the admin's
+action, a report's verdict) and logged as a moderation action: here, in its transaction,
+the banned player's waiting tables close and they stand up from the others'
+(games/table/seating.py `banned_leaves_tables`), so that no table of theirs stays in the
+lobby with a Join nobody can answer."""
 
 from django.db import transaction
 from django.db.models.signals import post_save
@@ -18,6 +24,7 @@ from accounts.models import ModerationAction
 from games import push, tasks
 from games.models import Game, Table, TableSeat
 from games.table import game_over
+from games.table.seating import banned_leaves_tables
 
 
 @receiver(post_save, sender=ModerationAction, dispatch_uid="games_mute_reaches_the_table")
@@ -38,6 +45,12 @@ def mute_reaches_the_table(sender, instance: ModerationAction, created: bool, **
     ]
     if messages:
         transaction.on_commit(lambda: push.send(messages), robust=True)
+
+
+@receiver(post_save, sender=ModerationAction, dispatch_uid="games_banned_leave_their_tables")
+def banned_leave_their_tables(sender, instance: ModerationAction, created: bool, **kwargs) -> None:
+    if created and instance.target_id is not None and instance.kind == ModerationAction.Kind.BAN:
+        banned_leaves_tables(user_id=instance.target_id)
 
 
 @receiver(game_over, sender=Game, dispatch_uid="games_analyse_a_finished_game")

@@ -51,11 +51,13 @@ class ArenaAdmin(admin.ModelAdmin):
             data = clean(self_form)
             options = {name: data[name] for name in TABLE_FIELDS if name in data}
             try:
-                clean_table_options(data=options, current=DEFAULT_OPTIONS)
+                rest = clean_table_options(data=options, current=DEFAULT_OPTIONS)
             except TableError as error:
                 raise ValidationError(
                     {error.field: str(error.message)} if error.field else str(error.message)
                 ) from None
+            # "In pairs" ticked on the form's 4 players, then 2 typed: not in pairs.
+            data.update({name: rest[name] for name in options})
             if data.get("closing") and data.get("length") and data["closing"] >= data["length"]:
                 raise ValidationError({"closing": _("Leave some time for games before this.")})
             return data

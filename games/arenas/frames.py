@@ -73,6 +73,18 @@ def _paid(arena: Arena) -> dict[str, int] | None:
 STANDING_ORDER = ("-score", "-wins", "games", "joined_at", "pk")
 
 
+def places(players: list[ArenaPlayer]) -> dict[int, int]:
+    """Each placed player's place, by ArenaPlayer id, for `players` in STANDING_ORDER: 1, 2,
+    3… among those who have a game that counted, whoever stands between them. A player
+    none of whose games counted yet has no place and pushes nobody back.
+
+    >>> places([ArenaPlayer(pk=7, games=2), ArenaPlayer(pk=8, games=0), ArenaPlayer(pk=9, games=1)])
+    {7: 1, 9: 2}
+    """
+    placed = [p for p in players if p.games]
+    return {p.pk: n for n, p in enumerate(placed, start=1)}
+
+
 def arena_standings(arena: Arena) -> list[dict[str, Any]]:
     """Every player in rank order, each with every arena game they played that is over, in
     the order they were scored: `points` of a game that did not count (cancelled, or played
@@ -108,10 +120,11 @@ def arena_standings(arena: Arena) -> list[dict[str, Any]]:
         points[player_id].append(scored.get((player_id, game_id)))
         games[player_id].append(game_id)
         shared[player_id].append(shared_ip)
+    # No place without a game that counted; the final ones are arena_finish's, the same.
+    place = places(players)
     return [
         {
-            # No place without a game that counted (games.arenas.services.arena_finish).
-            "rank": (p.rank or n) if p.games else None,
+            "rank": p.rank or place.get(p.pk),
             "user": p.user.username,
             "score": p.score,
             "games": p.games,
@@ -124,7 +137,7 @@ def arena_standings(arena: Arena) -> list[dict[str, Any]]:
             "paused": p.paused,
             "table": p.playing.table_id if p.playing else None,
         }
-        for n, p in enumerate(players, start=1)
+        for p in players
     ]
 
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, ServerProcess, Table
-from games.options import RULE_NAMES, declared_field
+from games.options import RULE_NAMES, declared_field, options_at_rest
 
 # The table options an arena sets for its tables (RULES.md §10); the rest are fixed.
 
@@ -94,6 +94,14 @@ class Arena(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs) -> None:
+        """Stored with each option that does not apply to its game at rest, however it is
+        made (the admin's form, a repeat): a 2-player arena is never "in pairs"."""
+        rest = options_at_rest({name: getattr(self, name) for name in RULE_NAMES})
+        for name in RULE_NAMES:
+            setattr(self, name, rest[name])
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse("arena_detail", args=[self.pk])
 
@@ -116,7 +124,7 @@ class Arena(models.Model):
     def table_options(self) -> dict:
         """The options of each table the arena seats (games/options.py)."""
         return dict(
-            {name: getattr(self, name) for name in RULE_NAMES},
+            options_at_rest({name: getattr(self, name) for name in RULE_NAMES}),
             move_time=self.move_time,
             # Every arena table counts, stakes nothing, is seated by the arena only, and may
             # be watched.

@@ -106,6 +106,26 @@ def arena_game_score(*, game_id: int) -> bool:
     return True
 
 
+def game_arena_points(*, game_id: int) -> dict | None:
+    """What the game `game_id` earned each of its players in its arena, for the game's
+    summary: None when it is no arena game; else the arena (`name`, `url`), whether it is
+    `scored` yet, and by user id the `points` it scored and whether they were `doubled`
+    (a win on a streak). A scored game that counted for nobody (cancelled, or played from
+    one address) has no points."""
+    arena_game = ArenaGame.objects.select_related("arena").filter(game_id=game_id).first()
+    if arena_game is None:
+        return None
+    results = ArenaResult.objects.filter(arena_game=arena_game).values_list(
+        "player__user_id", "points", "doubled"
+    )
+    return {
+        "name": arena_game.arena.name,
+        "url": arena_game.arena.get_absolute_url(),
+        "scored": arena_game.scored_at is not None,
+        "points": {user: {"points": n, "doubled": d} for user, n, d in results},
+    }
+
+
 def arena_unscored_games(*, arena_id: int) -> list[int]:
     """Ids of the arena's games that are over but not scored yet (their score was lost
     with a worker, or is on its way)."""

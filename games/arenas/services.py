@@ -28,6 +28,7 @@ from games.arenas.frames import (
     STANDING_ORDER,
     arena_announce,
     arena_push_on_commit,
+    places,
 )
 from games.arenas.models import Arena, ArenaGame, ArenaPlayer, ArenaSocket
 from games.arenas.pairing import arena_pair
@@ -151,12 +152,11 @@ def arena_finish(*, arena_id: int, now=None) -> bool:
     )
     # A player none of whose games counted (cancelled, or played from a shared address) has
     # no place: a tie at zero between such players is no "#1".
-    scored = [p for p in players if p.games]
+    place = places(players)
     for player in players:
-        player.rank = None
-    for rank, player in enumerate(scored, start=1):
-        player.rank = rank
+        player.rank = place.get(player.pk)
     ArenaPlayer.objects.bulk_update(players, ["rank"])
+    scored = [p for p in players if p.rank is not None]
     podium = scored[:3]
     arena.status, arena.finished_at = Arena.Status.FINISHED, now
     arena.save(update_fields=["status", "finished_at"])

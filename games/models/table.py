@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.options import RULE_OPTIONS, Options, Rules
 from games.models.game import Game
-from games.options import OPTION, declared_field
+from games.options import OPTION, declared_field, options_at_rest
 
 
 class Table(models.Model):
@@ -69,6 +69,9 @@ class Table(models.Model):
     rematch = models.JSONField(_("rematch"), default=dict, blank=True, editable=False)
     # Opened by "Play now" (games/table/matchmaking.py): it starts by itself once full.
     matchmaking = models.BooleanField(_("opened by Play now"), default=False, editable=False)
+    # Seated by an arena's pairing (games/table/seating.py `table_for_players`): it has no
+    # master's requests (start, invite, options, robots): the arena pairs its players.
+    arena_table = models.BooleanField(_("an arena's table"), default=False, editable=False)
     # A "Play now" player chose robots for the seats still empty at this time.
     robots_at = models.DateTimeField(_("robots fill the seats at"), null=True, blank=True)
 
@@ -113,8 +116,12 @@ class Table(models.Model):
 
     @property
     def rule_options(self) -> dict:
-        """The options that change the rules, as a record's `options` (NOTATION.md)."""
-        return {name: getattr(self, name) for name in RULE_OPTIONS}
+        """The options that change the rules, as a record's `options` (NOTATION.md): each
+        that does not apply to the table's game at rest, so no record of a 2-player game
+        says "in pairs"."""
+        stored = {name: getattr(self, name) for name in ("variant", *RULE_OPTIONS)}
+        rest = options_at_rest(stored)
+        return {name: rest[name] for name in RULE_OPTIONS}
 
     @property
     def rules(self) -> Rules:

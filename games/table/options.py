@@ -17,10 +17,16 @@ from games.engine.options import (
     RULE_OPTIONS,
     VARIANTS,
     OptionError,
-    Options,
     options_that_apply,
 )
-from games.options import OPTION, OPTIONS, RULE_NAMES, TABLE_OPTIONS, TableOption, variant_players
+from games.options import (
+    OPTION,
+    OPTIONS,
+    TABLE_OPTIONS,
+    TableOption,
+    options_at_rest,
+    variant_players,
+)
 from games.table.refusals import TableError
 
 
@@ -52,12 +58,11 @@ def clean_table_options(*, data: Mapping[str, Any], current: Mapping[str, Any]) 
     if out["stake"] and not out["competitive"]:
         raise TableError("invalid", _("Only a competitive table plays for a stake."), field="stake")
     try:
-        game = Options.from_dict({name: out[name] for name in RULE_NAMES})
+        # Stored as the game is played: an option that does not apply to it is at rest.
+        return options_at_rest(out)
     except OptionError:
         # The checks above cover every rule option; this only guards against them drifting.
         raise TableError("invalid", _("These options do not make a game.")) from None
-    # Stored as the game is played: an option that does not apply to it is at rest.
-    return {**out, **game.normalised().to_dict()}
 
 
 def option_applies(name: str, *, variant: str, players: int) -> bool:

@@ -157,6 +157,12 @@ class Room:
             raise TableError("invalid", _("This table is closed."))
 
     def require_master(self, user: User) -> None:
+        """Refuses anyone but the table's master; at an arena's table, everyone: the arena
+        pairs its players, so nobody starts, invites or changes anything there."""
+        if self.table.arena_table:
+            raise TableError(
+                "not_master", _("An arena's table has no master: the arena seats its players.")
+            )
         if self.table.master_id != user.pk:
             raise TableError("not_master", _("Only the table's master may do that."))
 

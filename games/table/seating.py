@@ -9,6 +9,7 @@
 | `table_set_options` | the master changes §10 options between games | the table |
 | `table_invite` | the master invites a player by username | the table |
 | `table_close` | a moderator closes a table | the table |
+| `banned_leaves_tables` | a banned player's waiting tables close; they leave others' | each table |
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import ModerationAction, User
 from accounts.services import moderation_log
 from games.models import Invitation, Table, TableSeat
-from games.options import DEFAULT_OPTIONS, TABLE_OPTIONS
+from games.options import DEFAULT_OPTIONS, TABLE_OPTIONS, options_at_rest
 from games.table import permits
 from games.table.cancel import void_game
 from games.table.frames import broadcast
@@ -241,7 +242,7 @@ def table_for_players(
     sit in order, the first its master, and its game started at once: an arena's. Its
     start is pushed and counted in its version, as at any table."""
     master = players[0][0]
-    table = Table.objects.create(master=master, **options)
+    table = Table.objects.create(master=master, arena_table=True, **options_at_rest(options))
     TableSeat.objects.bulk_create(
         TableSeat(table=table, seat=n, user=user, ip_address=ip_address)
         for n, (user, ip_address) in enumerate(players)
@@ -289,3 +290,37 @@ def table_close(*, table_id: int, moderator: User, reason: str = "") -> Table:
     )
     broadcast(room, {"kind": "closed", "by": moderator.username, "reason": reason}, table=True)
     return table
+
+
+def banned_leaves_tables(*, user_id: int) -> int:
+    """A banned player can no longer come to the tables that wait for them: each table with
+    no game running whose master they are closes (out of the lobby, its players told), and
+    they stand up from every other such table's seat. A running game is left to its end.
+    No stake is held at a waiting table (stakes go into the pot when a game starts): none
+    to give back. How many tables changed. Locks each table in turn."""
+    waiting = (
+        Table.objects.filter(status=Table.Status.OPEN, seats__user_id=user_id)
+        .distinct()
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    return sum(_banned_leaves(table_id=table_id, user_id=user_id) for table_id in waiting)
+
+
+@transaction.atomic
+def _banned_leaves(*, table_id: int, user_id: int) -> bool:
+    """The banned player `user_id` leaves the table `table_id` if no game runs there, and
+    closes it if they are its master; whether it changed. Locks the table."""
+    room = locked_room(table_id, closed=True)
+    table = room.table
+    seat = next((s for s in room.seats if s.user_id == user_id), None)
+    if table.status != Table.Status.OPEN or seat is None:
+        return False
+    if table.master_id == user_id:
+        table.status, table.closed_at = Table.Status.CLOSED, timezone.now()
+        table.save(update_fields=["status", "closed_at"])
+        broadcast(room, {"kind": "closed", "by": None, "reason": ""}, table=True)
+        return True
+    unseat(room, seat.user)
+    broadcast(room, {"kind": "stand", "by": seat.user.username, "seat": seat.seat}, table=True)
+    return True

@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
 from games.analysis import analysis_for_page, game_analysis_for
+from games.arenas.scoring import game_arena_points
 from games.models import Game
 from games.replays import game_replay
 from games.robot_names import robot_label, robot_name
@@ -154,12 +155,15 @@ def payout_for_page(game_id: int) -> dict | None:
 
 
 def game_awards(request, pk: int):
-    """A finished game's rating changes and new trophies, by seat, for the end-of-game
-    summary. The award runs just after the game ends: until it has, `awarded` is false and
-    the page asks again."""
+    """A finished game's rating changes, new trophies and, at an arena's table, the arena
+    points it earned, by seat, for the end-of-game summary. The award (and an arena's score)
+    runs just after the game ends: until it has, `awarded` is false and the page asks
+    again."""
     game = get_object_or_404(Game, pk=pk, status=Game.Status.FINISHED)
     ratings = rankings_selectors.game_rating_changes(game_id=game.pk)
     trophies = rankings_selectors.game_trophies(game_id=game.pk)
+    # An arena's game: what it earned each player there, awarded once the arena scored it.
+    arena = game_arena_points(game_id=game.pk)
     seats = []
     for seat in game.seats.select_related("user").order_by("seat"):
         if seat.user_id is None:
@@ -169,6 +173,8 @@ def game_awards(request, pk: int):
             {
                 "seat": seat.seat,
                 "user": seat.user.username,
+                # What the game earned them in its arena, once scored (None: no arena's).
+                "arena": arena["points"].get(seat.user_id) if arena else None,
                 "rating": None
                 if rating is None
                 else {"shown": rating.shown, "change": f"{rating.change:+d}"},
@@ -178,7 +184,9 @@ def game_awards(request, pk: int):
                 ],
             }
         )
-    awarded = rankings_selectors.game_awarded(game_id=game.pk)
+    awarded = rankings_selectors.game_awarded(game_id=game.pk) and (
+        arena is None or arena["scored"]
+    )
     payout = payout_for_page(game.pk)
     for seat in seats:
         paid = (payout or {"seats": {}})["seats"].get(seat["seat"])
@@ -186,6 +194,7 @@ def game_awards(request, pk: int):
     return JsonResponse(
         {
             "awarded": awarded,
+            "arena": {"name": arena["name"], "url": arena["url"]} if arena else None,
             "seats": seats,
             "competitive": bool(payout and payout["competitive"]),
             "pot": payout["pot"] if payout else 0,

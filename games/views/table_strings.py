@@ -193,6 +193,11 @@ TABLE_STRINGS = {
     "bank_cut": f"{BANK_CUT_PERCENT}%",
     "paid_line": _("%(user)s: staked %(staked)s, received %(chips)s chips, +%(xp)s XP."),
     "xp_line": _("%(user)s: +%(xp)s XP."),
+    # An arena's game (games/arenas/scoring.py): 2 for a win, 4 on a streak, 0 for a loss.
+    "arena_points": _("%(user)s: +%(points)s points in the arena %(arena)s."),
+    "arena_points_doubled": _(
+        "%(user)s: +%(points)s points in the arena %(arena)s, doubled by a winning streak."
+    ),
 }
 
 

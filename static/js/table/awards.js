@@ -1,6 +1,7 @@
 /* A finished game's awards as its summary lists them (`/games/<id>/awards.json`): the pot
    and the bank's share, what each player staked and received and their XP, why the game
-   counts for no leaderboard, the rating changes and new trophies. A provisional rating is
+   counts for no leaderboard, the rating changes and new trophies, and at an arena's table
+   the points each player's game earned in the arena (doubled on a streak). A provisional rating is
    shown with a "?" (rankings/selectors.py): a line under them says what it means. */
 import { T, fmt } from "./dom.js";
 
@@ -16,6 +17,10 @@ export function awardLines(awards, provisional = "") {
       lines.push(["chips-paid", fmt(T.paid_line, { user: s.user, ...paid })]);
     } else if (paid && paid.xp) {
       lines.push(["xp-paid", fmt(T.xp_line, { user: s.user, xp: paid.xp })]);
+    }
+    if (s.arena) {
+      const line = s.arena.doubled ? T.arena_points_doubled : T.arena_points;
+      lines.push(["arena-points", fmt(line, { user: s.user, points: s.arena.points, arena: awards.arena.name })]);
     }
     if (s.rating) {
       lines.push(["rating-change", fmt(T.rating_change, { user: s.user, rating: s.rating.shown, change: s.rating.change })]);
