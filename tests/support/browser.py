@@ -146,17 +146,13 @@ def alicia_and_bruno(browser, base: str, *, own_addresses: bool = False, **bruno
     """Alicia logged in a desktop-wide window, bruno in a phone-wide one; with
     `own_addresses`, each says their own address to a proxied server."""
 
-    def headers(name: str) -> dict:
-        if not own_addresses:
-            return {}
-        return {"extra_http_headers": {"X-Forwarded-For": ADDRESSES[name]}}
+    def context(name: str, **options):
+        if own_addresses:
+            options["extra_http_headers"] = {"X-Forwarded-For": ADDRESSES[name]}
+        return browser.new_context(locale="en-US", **options)
 
-    alicia_context = browser.new_context(
-        locale="en-US", viewport={"width": 1280, "height": 900}, **headers("alicia")
-    )
-    bruno_context = browser.new_context(
-        locale="en-US", viewport={"width": 375, "height": 800}, **bruno_options, **headers("bruno")
-    )
+    alicia_context = context("alicia", viewport={"width": 1280, "height": 900})
+    bruno_context = context("bruno", viewport={"width": 375, "height": 800}, **bruno_options)
     alicia, bruno = alicia_context.new_page(), bruno_context.new_page()
     for page, name in ((alicia, "alicia"), (bruno, "bruno")):
         page.set_default_timeout(15_000)

@@ -116,7 +116,7 @@ async def test_chat_reaches_players_and_spectators_as_typed_and_is_limited():
     await watcher.send_json_to({"type": "chat", "text": "one too many"})
     error = await watcher.receive_json_from(timeout=WAIT)
     assert error["code"] == "rate_limited"
-    assert error["message"] == "Pas si vite : 5 messages au plus en 10 secondes."
+    assert error["message"] == "Pas si vite\u00a0: 5 messages au plus en 10 secondes."
     # The history in a fresh state holds the messages too.
     again, first = await table_socket(table.pk, master)
     assert next(m["text"] for m in first["chat"]) == text and len(first["chat"]) == 5
