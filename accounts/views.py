@@ -80,6 +80,8 @@ def friend_action(request: HttpRequest, username: str, action: str) -> HttpRespo
     messages.add_message(request, level, text)
     if request.POST.get("next") == "self":
         return redirect(me)
+    if request.POST.get("next") == "friends":
+        return redirect("friends")
     return redirect(player)
 
 

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts import selectors as account_selectors
 from accounts.ip import client_ip
 from accounts.services import guest_create
 from games.forms import PlayNowForm, PracticeForm
@@ -115,14 +116,19 @@ def invitations(request):
 
 @login_required
 def friends(request):
-    """The player's friends: who is online, at which table, with "Invite" and "Watch"."""
+    """The player's friends: who is online, at which table, with "Invite" and "Watch"; and
+    first the requests waiting for their answer, with Accept and Decline."""
     user = _player(request)
     mine = (
         seating.Table.objects.filter(master=user, status=seating.Table.Status.OPEN)
         .order_by("-created_at")
         .first()
     )
-    context = {"friends": people.friends_status(user=user), "my_table": mine}
+    context = {
+        "friends": people.friends_status(user=user),
+        "my_table": mine,
+        "requests_received": account_selectors.friend_requests_received(user=user),
+    }
     return render(request, "games/friends.html", context)
 
 
