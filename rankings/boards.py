@@ -21,7 +21,7 @@ from rankings.models import (
     GameResultSeat,
 )
 from rankings.ratings import ratings_count_again, ratings_rerun
-from rankings.trophies import trophies_recount
+from rankings.trophies import trophies_recount, trophies_withdraw
 
 logger = logging.getLogger(__name__)
 ALL_TIME = date(1970, 1, 1)
@@ -145,7 +145,8 @@ def game_result_exclude(*, result: GameResult, moderator: User, reason: str) -> 
 
     Locks the result's row, so an award running at the same moment either counted the game
     first (and this takes it back) or finds it excluded. The game's kind is rated again from
-    this game on, without it (rankings.ratings.ratings_rerun). Trophies stay earned.
+    this game on, without it (rankings.ratings.ratings_rerun), and the trophies it earned go
+    with it (rankings.trophies.trophies_withdraw).
     """
     reason = reason.strip()
     if not reason:
@@ -162,6 +163,7 @@ def game_result_exclude(*, result: GameResult, moderator: User, reason: str) -> 
     locked.save(update_fields=["exclusion", "exclusion_note", "excluded_by", "excluded_at"])
     if locked.awarded_at is not None:
         ratings_rerun(result=locked)
+        trophies_withdraw(result=locked)
     moderation_log(
         moderator=moderator,
         kind=ModerationAction.Kind.EXCLUDE,

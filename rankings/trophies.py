@@ -279,6 +279,18 @@ def trophies_recount(*, result: GameResult) -> list[TrophyAward]:
     return earned
 
 
+def trophies_withdraw(*, result: GameResult) -> int:
+    """A game taken off the leaderboards (rankings.services.game_result_exclude) takes back
+    the trophies it earned, as its rating change goes; its players' later counting games are
+    then looked at again (`trophies_recount`), so that a trophy that game had given goes to
+    the later game that now earns it: a first win becomes the next win. Counting the game
+    again gives them back, once. How many trophies it took back."""
+    players = list(result.seats.exclude(user=None).values_list("user_id", flat=True))
+    taken, _ = TrophyAward.objects.filter(game_id=result.game_id, user_id__in=players).delete()
+    trophies_recount(result=result)
+    return taken
+
+
 def trophies_grant(*, grants: Sequence[tuple[int, str, int]], earned_at) -> list[TrophyAward]:
     """Give trophies earned outside one game's award, each (user id, code, game id) once per
     player and trophy (the game is the one the profile links to). Locks nothing: the unique
