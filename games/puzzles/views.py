@@ -229,6 +229,8 @@ def _render(
         "step": step,
         "moves": len(steps),
         "done": progress["done"],
+        # After a wrong card or the hint the try is lost: the rest is practice.
+        "practice": progress["failed"] or progress["hint"],
         "feedback": feedback,
         "themes": [{"code": c, "label": THEME_LABELS[c]} for c in themes] if finished else [],
         "puzzle_rating": shown_value(puzzle.mu, puzzle.sigma),
