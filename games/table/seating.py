@@ -214,12 +214,21 @@ def table_invite(*, table_id: int, user: User, username: str) -> Invitation:
     room = locked_room(table_id)
     permits.require("invite", room, user)
     name = username.strip() if isinstance(username, str) else ""
-    players = User.objects.filter(is_active=True, is_guest=False)
-    guest = players.filter(username__iexact=name).first() if name else None
-    if guest is None:
+    if not name:
+        raise TableError("invalid", _("Type the name of the player to invite."), field="username")
+    found = User.objects.filter(is_guest=False, username__iexact=name).first()
+    if found is None:
         raise TableError(
             "invalid", _("No player is called %(name)s.") % {"name": name}, field="username"
         )
+    # A banned or closed account has a public page, but nobody can sit as them.
+    if not found.is_active or found.is_banned:
+        raise TableError(
+            "invalid",
+            _("%(name)s cannot be invited: they cannot play now.") % {"name": found.username},
+            field="username",
+        )
+    guest = found
     if guest.pk == user.pk:
         raise TableError("invalid", _("You cannot invite yourself."), field="username")
     invitation, _created = Invitation.objects.get_or_create(
