@@ -21,13 +21,11 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
 from games.bots import LEVELS
 from games.models import Table, TableSeat, TableSocket
 from games.options import DEFAULT_OPTIONS
 from games.robot_names import LEVEL_WORDS
 from games.table.frames import broadcast
-from games.table.guests import guest_table_delete
 from games.table.room import locked_room
 from tute_site.typography import labelled
 
@@ -94,6 +92,6 @@ def _close(table_id: int, *, now: Any) -> int:
     table.closed_at = now
     table.save(update_fields=["status", "closed_at"])
     broadcast(room, {"kind": "closed", "by": None, "reason": ""}, table=True, game=False)
-    if User.objects.filter(pk=table.master_id, is_guest=True).exists():
-        guest_table_delete(table)  # a guest's practice leaves nothing behind
+    # A guest's closed table and its games stay while the guest does: the summary's "Watch
+    # the replay" keeps its page. The guests' sweep (games.table.guests) takes them all.
     return 1

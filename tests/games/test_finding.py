@@ -72,7 +72,7 @@ def test_a_row_counts_the_people_watching_and_not_those_seated(client):
     assert "2 watching" in html
 
 
-def test_a_finished_practice_table_closes_once_left_alone_and_a_guests_leaves_nothing():
+def test_a_finished_practice_table_closes_once_left_alone_and_a_guests_leaves_nothing(client):
     player = UserFactory()
     table = seating.table_practice(
         master=player, options={"variant": "habanero", "points_to_win": 1, "robot_level": "random"}
@@ -89,8 +89,14 @@ def test_a_finished_practice_table_closes_once_left_alone_and_a_guests_leaves_no
     later = now + timedelta(seconds=practice.IDLE_SECONDS + 1)
     assert practice.practice_close_idle(now=later) == 2
     assert Table.objects.get(pk=table.pk).status == Table.Status.CLOSED
+    # The guest's replay link still answers while the guest exists (issue 53, P14)...
+    game = Game.objects.get(seats__user=guest)
+    assert Table.objects.get(pk=guest_table.pk).status == Table.Status.CLOSED
+    assert client.get(game.get_absolute_url()).status_code == 200
+    # ... and once the guest is swept, nothing of their practice is left.
+    assert guests.guests_sweep(now=later + timedelta(hours=guests.GUEST_IDLE_HOURS + 1)) == 1
     assert not Table.objects.filter(pk=guest_table.pk).exists()
-    assert not Game.objects.filter(seats__user=guest).exists()
+    assert not Game.objects.filter(pk=game.pk).exists()
 
 
 # --- Guests --------------------------------------------------------------------------------
