@@ -62,7 +62,9 @@ def test_the_search_is_in_the_header_and_translated(client):
 def header_count(client) -> str | None:
     html = client.get("/").content.decode()
     match = re.search(
-        r'<a class="requests-count" href="([^"]+)"[^>]*aria-label="([^"]+)">(\d+)</a>', html
+        r'<a class="requests-count friend-requests-count" href="([^"]+)"[^>]*'
+        r'aria-label="([^"]+)"><span aria-hidden="true">(\d+) requests?</span></a>',
+        html,
     )
     return match.groups() if match else None
 
@@ -75,11 +77,11 @@ def test_the_header_counts_friend_requests_waiting_for_an_answer(client):
     friend_request(from_user=UserFactory(username="eva"), to_user=me)
     friend_request(from_user=me, to_user=UserFactory(username="ivan"))  # mine: not counted
     assert header_count(client) == (
-        "/players/lola/#friend-requests",
+        "/friends/#friend-requests",
         "2 friend requests waiting for your answer",
         "2",
     )
     friend_accept(user=me, requester=UserFactory._meta.model.objects.get(username="ana"))
     assert header_count(client)[1:] == ("1 friend request waiting for your answer", "1")
-    profile = client.get("/players/lola/").content.decode()
-    assert 'id="friend-requests"' in profile  # where the count leads
+    friends = client.get("/friends/").content.decode()
+    assert 'id="friend-requests"' in friends  # where the count leads

@@ -159,6 +159,8 @@ function centre(S) {
 
 // The cards already on the felt: only a newly played one comes in with a motion.
 let onFelt = new Set();
+// The number of the trick whose taking the top row says.
+let lastTaken = null;
 
 function drawCentre(slice) {
   const trick = $("trick");
@@ -179,7 +181,10 @@ function drawCentre(slice) {
     requestAnimationFrame(() => requestAnimationFrame(() => trick.classList.add(`to-${slice.taken.to}`)));
     takenLine.textContent = slice.taken.text;
     takenLine.hidden = false;
+    // The felt's top row says the newest news: a trick just taken, over an older notice.
+    if (slice.taken.number !== lastTaken) $("notice").hidden = true;
   }
+  lastTaken = slice.taken ? slice.taken.number : null;
   const now = new Set();
   for (const p of slice.trick) {
     const played = make("div", `played pos-${p.position}`);
