@@ -203,6 +203,38 @@ def _layer_redis():
     return _layer_client[1]
 
 
+# How often this process's set of groups in Redis is kept from expiring (tute_site/layers.py).
+KEEP_ALIVE_SECONDS = 10.0
+_kept_alive_at = 0.0
+# The layer's groups are still to be announced again since Redis lost them.
+_recovering = False
+
+
+async def check_layer() -> None:
+    """When pushes may have been lost, the layer announces this process's groups again
+    (tute_site/layers.py `recover`; until it could, it publishes every push) and every socket
+    reads the whole state. Now and then, the layer's note of those groups is kept alive."""
+    global _kept_alive_at, _recovering
+    layer = get_channel_layer()
+    lost = await layer_lost_data()
+    if (lost or _recovering) and hasattr(layer, "recover"):
+        try:
+            await layer.recover()
+        except push.LAYER_ERRORS as exc:
+            logger.warning("the channel layer's groups could not be announced again: %r", exc)
+            _recovering = True
+        else:
+            lost, _recovering = lost or _recovering, False
+    if lost:
+        await rejoin_all()
+    if hasattr(layer, "keep_alive") and time.monotonic() >= _kept_alive_at:
+        _kept_alive_at = time.monotonic() + KEEP_ALIVE_SECONDS
+        try:
+            await layer.keep_alive()
+        except push.LAYER_ERRORS as exc:  # Redis is away: `layer_lost_data` sees to it
+            logger.warning("the channel layer's groups could not be kept alive: %r", exc)
+
+
 async def rejoin_all() -> int:
     """Every socket of this process joins its groups again and gets the whole state."""
     sockets = list(SOCKETS)
@@ -281,8 +313,7 @@ async def _run() -> None:
         except Exception:
             logger.exception("the server loop failed; it goes on")
         try:
-            if await layer_lost_data():
-                await rejoin_all()
+            await check_layer()
         except Exception:
             logger.exception("the channel layer check failed; it goes on")
         took = time.monotonic() - started
