@@ -2,7 +2,8 @@
 
 Every socket joins one group (`/ws/echo/`, or `/ws/echo/<name>/` for a group per table as the
 load tool uses); a frame sent by one is group-sent to all of its group, through the same
-channel layer the site uses (Redis with REDIS_URL, else in memory). Run it under daphne:
+channel layer the site uses (Redis with REDIS_URL, else in memory), as channels-redis
+ships it. Run it under daphne:
 `daphne bench.support.echo_asgi:application`.
 """
 
@@ -12,6 +13,13 @@ import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
 django.setup()
+
+from django.conf import settings  # noqa: E402
+
+# The same bare Channels whatever the site's layer does: channels-redis's own pub/sub layer,
+# so that the echo measured beside two versions of the site is the same echo.
+if settings.CHANNEL_LAYERS["default"]["BACKEND"] == "tute_site.layers.PubSubChannelLayer":
+    settings.CHANNEL_LAYERS["default"]["BACKEND"] = "channels_redis.pubsub.RedisPubSubChannelLayer"
 
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

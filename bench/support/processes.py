@@ -114,11 +114,14 @@ def child_env(database_url: str, **extra: str) -> dict[str, str]:
     return env
 
 
-def start_daphne(port: int, log, env: dict, app: str = DAPHNE_APP) -> subprocess.Popen:
-    """A daphne process serving `app` on `port` with `env`, once it listens."""
+def start_daphne(
+    port: int, log, env: dict, app: str = DAPHNE_APP, root: Path = SERVER_ROOT
+) -> subprocess.Popen:
+    """A daphne process serving `app` from `root`'s code on `port` with `env`, once it
+    listens."""
     process = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
-        cwd=SERVER_ROOT,
+        cwd=root,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -133,13 +136,18 @@ def start_daphne(port: int, log, env: dict, app: str = DAPHNE_APP) -> subprocess
 
 @contextlib.contextmanager
 def running_daphne(
-    env: dict, log_path: Path, app: str = DAPHNE_APP, *, stop_after: float = 10
+    env: dict,
+    log_path: Path,
+    app: str = DAPHNE_APP,
+    *,
+    stop_after: float = 10,
+    root: Path = SERVER_ROOT,
 ) -> Iterator[str]:
     """A daphne process serving `app` on a free port with `env`. Yields its base URL. At the
     end it has `stop_after` seconds to stop by itself (SIGTERM) before it is killed."""
     port = free_port()
     with log_path.open("w") as log:
-        process = start_daphne(port, log, env, app)
+        process = start_daphne(port, log, env, app, root)
         try:
             yield f"http://127.0.0.1:{port}"
         finally:

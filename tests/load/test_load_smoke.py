@@ -20,6 +20,8 @@ async def test_two_tables_of_robots_play_over_real_sockets(daphne_server):
     figures = tally.figures("load", 2)
     assert figures["moves"] == 12 and figures["errors"] == 0
     assert 0 < figures["median_ms"] <= figures["p99_ms"]
+    # The connect storm's figures: every seat's socket, once it had its first state.
+    assert figures["sockets"] == 8 and figures["sockets_per_s"] > 0
     # Every move the robots sent is in its table's stored record, once.
     for table_id, _sessions in tables:
         record = await record_of(table_id)

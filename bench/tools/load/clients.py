@@ -35,6 +35,8 @@ class Tally:
     moving: set[int] = field(default_factory=set)
     all_moving: asyncio.Event = field(default_factory=asyncio.Event)
     tables: int = 0
+    # When each socket had its first state (monotonic): the connect storm's pace.
+    connected: list[float] = field(default_factory=list)
 
     def record(self, sent: float, elapsed: float, table: int | None = None) -> None:
         self.moves.append((sent, elapsed))
@@ -67,6 +69,19 @@ class Tally:
             "errors": len(self.errors),
             "first_errors": self.errors[:5],
             "updates_missed": self.gaps,
+            **self.storm(),
+        }
+
+    def storm(self) -> dict[str, Any]:
+        """The sockets that connected, how long until the last had its first state, and
+        how many that makes a second."""
+        if not self.connected:
+            return {}
+        took = max(self.connected) - self.started
+        return {
+            "sockets": len(self.connected),
+            "sockets_connected_s": round(took, 2),
+            "sockets_per_s": round(len(self.connected) / max(took, 1e-9), 1),
         }
 
 
@@ -120,6 +135,7 @@ async def play_table(
             # table to one process, chosen by the table; or each seat to another process.
             process = table_id if route == "table" else table_id + n
             clients.append(await TableClient.open(base_urls[process % len(base_urls)], table_id, s))
+            tally.connected.append(time.monotonic())
             opened.append(clients[-1])
         moves = 0
         # Spread the tables' moves over the second instead of all at once.

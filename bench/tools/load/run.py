@@ -8,11 +8,14 @@ import contextlib
 import gc
 import json
 import os
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from bench.support.processes import ROOT
 from bench.tools.load.clients import PLAYERS, run_echo, run_tables
 from bench.tools.load.sampling import Sampler, cpu_seconds, pids_named, sampled
 
@@ -56,14 +59,14 @@ def py_spy(pid: int, out: Path, seconds: float):
     """py-spy sampling process `pid` (every thread, idle ones left out) for `seconds`, its
     stacks written to `out` (collapsed, one line a stack: flame graph tools read them)."""
     import shutil
-    import subprocess
-    import sys
 
     tool = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     return subprocess.Popen(
         [
             *(tool, "record", "-p", str(pid), "-d", str(max(1, int(seconds))), "-r", "100"),
             *("--format", "raw", "-o", str(out), "--nonblocking"),
+            # e.g. LOAD_PY_SPY="--gil": only the thread holding the GIL, the Python CPU.
+            *os.environ.get("LOAD_PY_SPY", "").split(),
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -225,9 +228,14 @@ def load_run(
                     )
                     report(figures)
                     report({"bench": "processes", "tables": tables, **processes})
+            # The baselines run from this checkout's code whichever the site's is
+            # (TUTE_SERVER_ROOT): the same two floors under every version measured.
             with (
                 running_daphne(
-                    env, workdir / "echo.log", app="bench.support.echo_asgi:application"
+                    env,
+                    workdir / "echo.log",
+                    app="bench.support.echo_asgi:application",
+                    root=ROOT,
                 ) as echo,
                 collector_paused(),
             ):
@@ -235,6 +243,12 @@ def load_run(
                 echo_cpu = sum(cpu_seconds(p) for p in echo_pids)
                 bare = asyncio.run(run_echo(echo, max(steps), seconds=min(seconds, 30), rate=rate))
                 echo_cpu = sum(cpu_seconds(p) for p in echo_pids) - echo_cpu
+            with running_fanout(workdir / "fanout.log") as (fanout, fanout_pid), collector_paused():
+                fanout_cpu = cpu_seconds(fanout_pid)
+                floor = asyncio.run(
+                    run_echo(fanout, max(steps), seconds=min(seconds, 30), rate=rate)
+                )
+                fanout_cpu = cpu_seconds(fanout_pid) - fanout_cpu
         finally:
             stop(worker, timeout=15)
         baseline = bare.figures("echo-baseline", max(steps))
@@ -244,6 +258,10 @@ def load_run(
             echo_cpu * 1000 / max(baseline["moves"], 1), 2
         )
         report(baseline)
+        bare_floor = floor.figures("fanout-baseline", max(steps))
+        # The same messages through a bare `websockets` fan-out (bench/support/fanout_ws.py).
+        bare_floor["cpu_ms_per_message"] = round(fanout_cpu * 1000 / max(bare_floor["moves"], 1), 2)
+        report(bare_floor)
         largest = [r for r in results if r["bench"] == "load"][-1]
         report(
             {
@@ -259,6 +277,11 @@ def load_run(
                 "cpu_ratio": round(
                     largest["daphne_cpu_ms_per_move_steady"]
                     / max(baseline["daphne_cpu_ms_per_message"], 1e-9),
+                    2,
+                ),
+                "cpu_ratio_to_fanout": round(
+                    largest["daphne_cpu_ms_per_move_steady"]
+                    / max(bare_floor["cpu_ms_per_message"], 1e-9),
                     2,
                 ),
             }
@@ -288,6 +311,26 @@ def load_run(
         connections.close_all()
         teardown_databases(old, verbosity=0)
     return results
+
+
+@contextlib.contextmanager
+def running_fanout(log_path: Path):
+    """The bare fan-out server on a free port: (its base URL, its pid)."""
+    from bench.support.processes import free_port, stop, wait_for_port
+
+    port = free_port()
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bench.support.fanout_ws", "--port", str(port)],
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_for_port(port, process)
+            yield f"http://127.0.0.1:{port}", process.pid
+        finally:
+            stop(process, timeout=10)
 
 
 def _serving_part(log: Path) -> str:
