@@ -12,9 +12,11 @@ process. Now, as lila-ws keeps each room's members in memory:
 - **Redis only where it must.** Each process keeps in Redis the set of groups it has members
   of (`<prefix>:members:<origin>`), and announces a group it joins or leaves on a control
   channel (`<prefix>:membership`). Every process keeps what the others announced (`remote`),
-  and publishes a group's message to Redis only when another process has members of it,
-  all of a change's messages in one pipeline. A process that never joined a group (a Celery
-  worker, a thread of its own loop) knows nothing of the others, and publishes everything.
+  and publishes a group's message to Redis only when another process has members of it: a
+  change's messages for one process go in one message to that process's inbox
+  (`<prefix>:to:<origin>`), and the change's publishes in one pipeline. A process that never
+  joined a group (a Celery worker, a thread of its own loop) knows nothing of the others, and
+  publishes everything to the groups' own channels.
 - **No push lost in the gap.** Joining a group waits until every process subscribed to the
   control channel has answered the announcement (`ANSWER_SECONDS` at most), so a socket
   that reads the table's state after joining (games/sockets/table.py) gets every change
@@ -43,6 +45,7 @@ import uuid
 from collections import defaultdict
 from typing import Any
 
+import msgpack
 from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
     RedisPubSubLoopLayer,
@@ -114,7 +117,9 @@ class LocalFirstShard(RedisSingleShardConnection):
         if isinstance(name, bytes):
             name = name.decode()
         data = message["data"]
-        if name == layer.control:
+        if name == layer.inbox:
+            layer.inbox_message(data)
+        elif name == layer.control:
             layer.control_message(data)
         elif not (name in layer.groups and data[:ORIGIN_BYTES] == layer.origin):
             super()._receive_message(message)
@@ -129,6 +134,7 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
         self._shards = [LocalFirstShard(host, self) for host in decode_hosts(hosts)]
         self.origin = uuid.uuid4().bytes
         self.control = f"{prefix}:membership"
+        self.inbox = self.inbox_of(self.origin)
         self.members_key = f"{prefix}:members:{self.origin.hex()}"
         # group channel -> the origins of the other processes with members of it
         self.remote: dict[str, set[bytes]] = defaultdict(set)
@@ -148,15 +154,24 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
     async def send_many(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
         published: dict[Any, list[tuple[str, bytes]]] = defaultdict(list)
         serialize = self.channel_layer._serializer.serialize
+        batches: dict[bytes, list[tuple[str, bytes]]] = defaultdict(list)
         for group, message in messages:
             group_channel = self._get_group_channel_name(group)
             for channel in self.groups.get(group_channel, ()):
                 queue = self.channels.get(channel)
                 if queue is not None:
                     queue.put_nowait(dict(message))
-            if not self.known or self.remote.get(group_channel):
+            if not self.known:
                 data = self.origin + serialize(message)
                 published[self._get_shard(group_channel)].append((group_channel, data))
+            elif origins := self.remote.get(group_channel):
+                data = self.origin + serialize(message)
+                for origin in origins:
+                    batches[origin].append((group_channel, data))
+        for origin, batch in batches.items():
+            # One message a process for the whole change, to that process's inbox.
+            inbox = self.inbox_of(origin)
+            published[self._get_shard(inbox)].append((inbox, msgpack.packb(batch)))
         for shard, pairs in published.items():
             async with shard._lock:
                 shard._ensure_redis()
@@ -164,6 +179,19 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
                     for group_channel, data in pairs:
                         pipe.publish(group_channel, data)
                     await pipe.execute()
+
+    def inbox_of(self, origin: bytes) -> str:
+        """The channel where process `origin` takes the pushes of its groups' members."""
+        return f"{self.prefix}:to:{origin.hex()}"
+
+    def inbox_message(self, data: bytes) -> None:
+        """A change's messages from another process, each to this process's members of its
+        group, in the order they were sent."""
+        for group_channel, message in msgpack.unpackb(data):
+            for channel in self.groups.get(group_channel, ()):
+                queue = self.channels.get(channel)
+                if queue is not None:
+                    queue.put_nowait(message)
 
     # --- Joining and leaving ------------------------------------------------------------
 
@@ -236,6 +264,7 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
             raise
 
     async def _read_others(self) -> None:
+        await self._get_shard(self.inbox).subscribe(self.inbox)
         shard = self._get_shard(self.control)
         await shard.subscribe(self.control)
         # Announcements from here on are heard; those before are in the sets read now.

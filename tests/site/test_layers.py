@@ -55,17 +55,19 @@ async def published(prefix):
     pubsub = client.pubsub()
     await pubsub.subscribe(f"{prefix}__group__{GROUP}")
 
-    async def read() -> int:
-        count = 0
-        deadline = asyncio.get_running_loop().time() + QUIET_SECONDS
-        while (left := deadline - asyncio.get_running_loop().time()) > 0:
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=left)
-            count += message is not None
-        return count
-
-    yield read
+    yield lambda: count_messages(pubsub)
     await pubsub.aclose()
     await client.aclose()
+
+
+async def count_messages(pubsub) -> int:
+    """The messages a subscriber gets until it has been quiet for a while."""
+    count = 0
+    deadline = asyncio.get_running_loop().time() + QUIET_SECONDS
+    while (left := deadline - asyncio.get_running_loop().time()) > 0:
+        message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=left)
+        count += message is not None
+    return count
 
 
 async def member(layer: PubSubChannelLayer, group: str = GROUP) -> str:
@@ -106,7 +108,7 @@ async def test_members_in_another_process_get_each_push_once_and_in_order(proces
     # Redis brings them back to `here` too: its own members do not get them twice.
     assert await received(here, near) == [1, 2, 3]
     assert await received(here, also_near) == [1, 2, 3]
-    assert await published() == 3  # once each, for `there`
+    assert await published() == 0  # to `there`'s inbox, not to the group's channel
 
 
 async def test_a_push_sent_as_soon_as_another_process_joined_reaches_it(processes):
@@ -177,3 +179,18 @@ async def test_a_join_goes_on_when_a_process_does_not_answer(processes, monkeypa
     monkeypatch.setattr(here._get_layer(), "control_message", lambda data: None)  # deaf
     await member(there)
     assert "0 of 1 processes answered a join" in caplog.text
+
+
+async def test_a_changes_pushes_for_another_process_go_in_one_message(processes, published):
+    here, there = processes(), processes()
+    await member(here)
+    seat, watcher = await member(there), await member(there, group="table-1-watch")
+    inbox = aioredis.Redis.from_url(settings.REDIS_URL).pubsub()
+    await inbox.subscribe(here._get_layer().inbox_of(there._get_layer().origin))
+    await here.group_send_many([*frames(1), ("table-1-watch", {"type": "table.frame", "n": 2})])
+    assert await received(there, seat) == [1]
+    assert await received(there, watcher) == [2]
+    batches = await count_messages(inbox)
+    await inbox.aclose()
+    assert batches == 1
+    assert await published() == 0  # nothing on the groups' own channels
