@@ -23,6 +23,8 @@ class Tally:
     moves: list[tuple[float, float]] = field(default_factory=list)  # (sent at, seconds)
     errors: list[str] = field(default_factory=list)
     games_started: int = 0
+    # Tables whose game ended before the deadline: they stopped there (no rematch).
+    games_over: int = 0
     # Updates a client saw come after one it never got (a version gap): each asked for the
     # whole state again.
     gaps: int = 0
@@ -69,6 +71,7 @@ class Tally:
             "errors": len(self.errors),
             "first_errors": self.errors[:5],
             "updates_missed": self.gaps,
+            "games_over": self.games_over,
             **self.storm(),
         }
 
@@ -144,7 +147,13 @@ async def play_table(
         while time.monotonic() < deadline and (max_moves is None or moves < max_moves):
             game = clients[0].state["game"]
             view = game["view"] if game else None
-            if view is None or view["game_over"]:
+            if view is not None and view["game_over"]:
+                # The game ended early (a tute sung wins it at once): the next game would be
+                # a rematch that every seat must accept. The table stops here; its moves
+                # were timed.
+                tally.games_over += 1
+                return
+            if view is None:
                 message, sender = {"type": "start"}, clients[0]
                 tally.games_started += 1
             elif view["needs_deal"]:
