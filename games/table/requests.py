@@ -142,13 +142,6 @@ def parse_form(post: Any) -> Request:
     return parse(content)
 
 
-def kind_of(request: Request) -> str:
-    """The message type a request was parsed from."""
-    if isinstance(request, Plain):
-        return request.type
-    return next(kind for kind, cls in KINDS.items() if isinstance(request, cls))
-
-
 def handle(
     request: Request, *, table_id: int, user: User, ip_address: str | None
 ) -> dict[str, Any] | None:
@@ -178,18 +171,6 @@ def handle(
         case Plain(type=kind):
             PLAIN[kind](**where)
     return None
-
-
-KINDS = {
-    "act": Act,
-    "sit": Sit,
-    "options": SetOptions,
-    "invite": Invite,
-    "chat": Chat,
-    "cancel_answer": CancelAnswer,
-    "rematch_answer": RematchAnswer,
-    "hint": Hint,
-}
 
 
 # What the table page's buttons post without the socket (no script).
