@@ -41,12 +41,6 @@ class Dealt(Protocol):
 D = TypeVar("D", bound=Dealt)
 
 
-def known_holders(state: Dealt, seat: int) -> dict[int, int]:
-    """Cards of other seats that ``seat`` knows the place of: card -> holder (see
-    :func:`.inference.known_cards`)."""
-    return dict(known_cards(state.view(seat)).holder)
-
-
 def voids(state: Dealt) -> list[set[int]]:
     """Suits each seat is known, by every other seat, to lack (see :mod:`.inference`)."""
     n = state.n
