@@ -77,11 +77,6 @@ def player_puzzles(*, user: User) -> PlayerPuzzles | None:
     )
 
 
-def puzzle_solved_by(*, puzzle: Puzzle) -> int:
-    """How many players solved ``puzzle`` at their rated try."""
-    return puzzle.solved
-
-
 def puzzle_themes(*, puzzle: Puzzle) -> list[str]:
     codes = set(puzzle.themes.values_list("code", flat=True))
     return [code for code in THEMES if code in codes]
