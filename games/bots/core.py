@@ -67,6 +67,7 @@ from games.engine.options import BIDS, OVER
 from games.engine.rulebook import (
     CANTE_PLAIN,
     CANTE_TRUMP,
+    DEAL_POINTS,
     FOLLOW_TRUMP,
     HABANERO_OVER,
     STRICT,
@@ -453,9 +454,9 @@ class Core:
         won = 0.5 if winner is None else 1.0 if winner == side else 0.0
         points = self.points
         if self.sides == 2:
-            return won + margin_weight * (points[side] - points[1 - side]) / 130.0
+            return won + margin_weight * (points[side] - points[1 - side]) / DEAL_POINTS
         others = [p for s, p in enumerate(points) if s != side]
-        return won + margin_weight * (points[side] - max(others)) / 130.0
+        return won + margin_weight * (points[side] - max(others)) / DEAL_POINTS
 
     # ------------------------------------------------------------------ make and unmake
 

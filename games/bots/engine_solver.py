@@ -41,7 +41,7 @@ from typing import Any
 
 from games.engine import Action, GameState
 from games.engine.cards import POINTS_OF, SUIT_OF
-from games.engine.rulebook import beats
+from games.engine.rulebook import DEAL_POINTS, beats
 
 from .base import seat_to_act
 
@@ -62,7 +62,7 @@ def deal_value(state: GameState, side: int, seat: int | None = None, carry_winne
     won = 0.5 if winner is None else 1.0 if winner == side else 0.0
     points = state.points
     others = [p for s, p in enumerate(points) if s != side]
-    return won + MARGIN_WEIGHT * (points[side] - max(others)) / 130.0
+    return won + MARGIN_WEIGHT * (points[side] - max(others)) / DEAL_POINTS
 
 
 class EngineSolver:

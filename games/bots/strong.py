@@ -63,6 +63,7 @@ from typing import Any
 from games.engine import Action, GameState, SeatView
 from games.engine.cards import POINTS_OF, SUIT_OF, SUITS
 from games.engine.inference import known_cards
+from games.engine.rulebook import DEAL_POINTS
 
 from .base import default_rng
 from .core import CAPOTE_NO, CAPOTE_YES, DONE, SING, TUTE_11, TUTE_12, covers
@@ -551,7 +552,7 @@ class _Playout:
 
 def _margin(points: Any, side: int) -> float:
     others = [p for s, p in enumerate(points) if s != side]
-    return (points[side] - max(others)) / 130.0
+    return (points[side] - max(others)) / DEAL_POINTS
 
 
 def playout_value(game: GameState, setup: _Setup) -> float:
