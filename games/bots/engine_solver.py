@@ -5,14 +5,6 @@ reference it is measured against (``python -m bench.benchmarks.solver_bench``, o
 against new in one run) and for the positions the core does not hold (a card left to draw or
 exchange, a pocha bid to make), where the new solver hands the search to it.
 
-Once the stock of 2-player tute or habanero is empty, a seat knows every card: its own
-hand, the cards played, and so the other hand (:func:`~games.engine.inference.known_cards`).
-What is left is a game of perfect information, and :class:`EngineSolver` plays it out exactly:
-a minimax search (alpha-beta) over every legal action, with a transposition table and
-move ordering. In 3 and 4 players the same search runs on each world a searching robot
-samples (double-dummy, as bridge programs do), the other sides together playing against the
-robot's side (the "paranoid" reduction, exact for two sides).
-
 No rule is written here: each node asks the engine for the legal actions
 (:meth:`GameState.legal_actions_for`, so every duty of §5 holds) and applies them on a
 clone (:meth:`GameState.apply`). The cantes, the tute, the capote decision and its
@@ -20,19 +12,7 @@ tricks, the last trick's 10 and habanero's first over 100 are the engine's; only
 points of a mano de vuelta, which a sampled world does not hold, are checked here, as the
 playout does.
 
-The value of a finished deal for the robot's side is :func:`deal_value`: 1 for the deal
-won, 0 for the deal lost (0.5 when nobody wins it), plus a quarter of the point margin over
-130, the same scale as the robot's playouts, so exact and sampled values compare.
-
->>> import random
->>> from games.engine import new_game
->>> g = new_game({"variant": "habanero"}, random.Random(4), first_dealer=0)
->>> while g.stock_left:
-...     g.apply(g.legal_actions_for(g.to_move)[0])
->>> solver = EngineSolver(side=0)
->>> value, best = solver.solve(g)
->>> best in g.legal_actions_for(g.to_move)
-True
+What is solved, the value of a finished deal (:func:`deal_value`) and an example: :mod:`.solver`.
 """
 
 from __future__ import annotations
