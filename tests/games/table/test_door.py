@@ -34,6 +34,9 @@ class HeldLock:
         try:
             with transaction.atomic():
                 Table.objects.select_for_update(no_key=True).get(pk=self.table_id)
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_backend_pid()")
+                    (self.pid,) = cursor.fetchone()
                 self.held.set()
                 self.done.wait(WAIT)
         finally:
@@ -43,6 +46,15 @@ class HeldLock:
         self.thread.start()
         assert self.held.wait(WAIT)
         return self
+
+    def waiters(self) -> list[int]:
+        """The database sessions blocked on this lock now (Postgres's own word)."""
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
+                [self.pid],
+            )
+            return [pid for (pid,) in cursor.fetchall()]
 
     def release(self) -> None:
         self.done.set()
@@ -60,6 +72,18 @@ def running_table() -> tuple[Table, list]:
     return table, users
 
 
+async def until_blocked(lock: HeldLock, player: asyncio.Future) -> list[int]:
+    """The sessions waiting on `lock`, as soon as there is one; fails if the player's
+    connect ends first (it went around the door) or nobody waits within WAIT."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while not (waiters := await sync_to_async(lock.waiters)()):
+        assert not player.done(), "the player connected without waiting for the door"
+        assert loop.time() < deadline, "nobody waited on the table's lock"
+        await asyncio.sleep(0.05)
+    return waiters
+
+
 @pytest.mark.asyncio
 async def test_a_spectator_connects_while_the_table_is_locked_and_a_player_waits_for_the_door():
     table, users = await sync_to_async(running_table)()
@@ -72,8 +96,8 @@ async def test_a_spectator_connects_while_the_table_is_locked_and_a_player_waits
         assert first["may"]["sit"] is False and first["may"]["chat"] is True
         # A player of the running game comes through the door: they wait for it.
         player = asyncio.ensure_future(table_socket(table.pk, users[1]))
-        await asyncio.sleep(1.5)
-        assert not player.done()
+        waiters = await until_blocked(lock, player)
+        assert len(waiters) == 1 and not player.done()
         await sync_to_async(lock.release)()
         player_socket, player_first = await asyncio.wait_for(player, WAIT)
     assert player_first["you"]["seat"] == 1 and player_first["game"]["view"]["hand"]
