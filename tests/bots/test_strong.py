@@ -46,12 +46,30 @@ def test_strong_robot_plays_only_legal_actions(config: dict) -> None:
     for game in range(2):
         state = new_game(config, rng)
         bots = [
-            strong(game * 10 + s) if s % 2 == game % 2 else get_bot("random", rng)
+            Answers(strong(game * 10 + s)) if s % 2 == game % 2 else get_bot("random", rng)
             for s in range(state.n)
         ]
         # bot_play raises IllegalBotChoice before the engine sees an illegal action.
         play_out(state, bots, rng, deals=2)
-        assert state.deal_index >= 0
+        # Both deals were played to their end (or the game ended sooner).
+        assert state.over or (state.needs_deal and state.deal_index == 1)
+        answers = [pair for bot in bots if isinstance(bot, Answers) for pair in bot.answers]
+        assert any(len(view.legal_actions) > 1 for view, _ in answers)  # real choices made
+        for view, action in answers:
+            assert action.seat == view.seat and action in view.legal_actions
+
+
+class Answers:
+    """Wraps a robot and keeps each view it was asked with and the action it answered."""
+
+    def __init__(self, inner: StrongBot) -> None:
+        self.inner, self.name = inner, inner.name
+        self.answers: list[tuple[SeatView, object]] = []
+
+    def choose(self, view: SeatView):
+        action = self.inner.choose(view)
+        self.answers.append((view, action))
+        return action
 
 
 def _worlds_checked(config: dict, positions: int) -> Counter:
