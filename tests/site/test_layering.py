@@ -13,6 +13,9 @@
 
 Read from the source with `ast`, so an import inside a function, under `TYPE_CHECKING` or
 relative to its package counts like any other. Each check is shown to find a planted breach.
+
+Over 400 lines: each check sits beside the planted breach that shows it finds one, and all of
+them share one reader of the imports; apart, a check could change without its proof.
 """
 
 from __future__ import annotations
@@ -234,9 +237,16 @@ def oversized(root: Path = ROOT) -> dict[str, int]:
     for path in project_files(root).values():
         text = path.read_text()
         lines = len(text.splitlines())
-        if lines > MAX_LINES and REASON not in (ast.get_docstring(ast.parse(text)) or ""):
+        if lines > MAX_LINES and not says_why(text):
             found[str(path.relative_to(root))] = lines
     return found
+
+
+def says_why(text: str) -> bool:
+    """The module's own docstring has a paragraph that begins with REASON and goes on to
+    give one; the marker quoted inside a sentence (as a rule about other modules) is none."""
+    paragraphs = (p.strip() for p in (ast.get_docstring(ast.parse(text)) or "").split("\n\n"))
+    return any(p.startswith(REASON) and p.removeprefix(REASON).strip() for p in paragraphs)
 
 
 # --- The project passes them ---------------------------------------------------------------
@@ -405,9 +415,17 @@ def test_the_size_check_finds_a_long_module_unless_it_says_why(tmp_path):
             "games/short.py": body,
             "games/long.py": '"""A module."""\n' + body,
             "games/said.py": f'"""A module.\n\n{REASON} one piece, said here."""\n' + body,
+            "games/quoted.py": f'"""Long ones say why ("{REASON} ...")."""\n' + body,
+            "games/empty.py": f'"""A module.\n\n{REASON}"""\n' + body,
+            "games/comment.py": f'"""A module."""\n# {REASON} one piece.\n' + body,
         },
     )
-    assert oversized(root) == {"games/long.py": MAX_LINES + 1}
+    assert oversized(root) == {
+        "games/long.py": MAX_LINES + 1,
+        "games/quoted.py": MAX_LINES + 1,
+        "games/empty.py": MAX_LINES + 3,
+        "games/comment.py": MAX_LINES + 2,
+    }
 
 
 @pytest.mark.parametrize("part", PARTS)
