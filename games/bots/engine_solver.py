@@ -12,7 +12,16 @@ tricks, the last trick's 10 and habanero's first over 100 are the engine's; only
 points of a mano de vuelta, which a sampled world does not hold, are checked here, as the
 playout does.
 
-What is solved, the value of a finished deal (:func:`deal_value`) and an example: :mod:`.solver`.
+What is solved and the value of a finished deal (:func:`deal_value`): :mod:`.solver`.
+
+>>> import random
+>>> from games.engine import new_game
+>>> g = new_game({"variant": "habanero"}, random.Random(4), first_dealer=0)
+>>> while g.stock_left:
+...     g.apply(g.legal_actions_for(g.to_move)[0])
+>>> value, best = EngineSolver(side=0).solve(g)
+>>> best in g.legal_actions_for(g.to_move)
+True
 """
 
 from __future__ import annotations
