@@ -1,12 +1,12 @@
 """Who may do what at a table now: one check per table request, the services' and the page's.
 
 Each request a player makes at a table (games/table/requests.py) has one check here. A
-check looks at the room, under the service's lock, and at who asks, and raises the
-`TableError` that refuses the request, or returns. The services refuse with these checks
-(`require`) and nothing else decides; each seat's frame carries their answers for that
-seat's player (`may`, docs/protocol.md), so the page shows the buttons the server would
-accept and decides nothing itself. A move (`act`) is the engine's to check: the seat's view
-lists its legal actions.
+check looks at the room, under the service's lock, and at who asks, and answers with the
+refusal (a value, `Refused`) or None. The services refuse with these checks through
+`require`, the one place a check raises, and nothing else decides; each seat's frame
+carries their answers for that seat's player (`may`, docs/protocol.md), so the page shows
+the buttons the server would accept and decides nothing itself. A move (`act`) is the
+engine's to check: the seat's view lists its legal actions.
 
 Two kinds of facts decide:
 
@@ -34,9 +34,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from accounts.selectors import are_friends, can_chat
 from games.models import Game, Invitation, Table
-from games.table.guests import GUEST_REQUESTS, is_guest, refuse_guest
-from games.table.refusals import TableError, require_user
-from games.table.room import Room
+from games.table.guests import GUEST_REFUSAL, GUEST_REQUESTS, is_guest
+from games.table.refusals import Refused, require_user
+from games.table.room import NO_GAME, NOT_SEATED, Room
 from rankings.selectors import chips_balance
 
 PLAYING = Table.Status.PLAYING
@@ -58,112 +58,133 @@ SOMEONE: Any = _Someone()
 
 
 # --- The checks, one per request -----------------------------------------------------------
+# Each answers with the refusal (a value) or None: a frame's `may` asks every check for every
+# seat after each change, and only the door (`require`) raises.
+
+Answer = Refused | None
 
 
-def _start(room: Room, user: User) -> None:
-    room.require_master(user)
+def _start(room: Room, user: User) -> Answer:
+    if refused := room.refuse_master(user):
+        return refused
     if room.table.status == PLAYING:
-        raise TableError("invalid", _("A game is already running at this table."))
+        return Refused("invalid", _("A game is already running at this table."))
     if room.table.game_id is not None:
         # One way to play again: the rematch, which asks every player.
-        raise TableError("invalid", _("After a game, the next one starts with a rematch."))
+        return Refused("invalid", _("After a game, the next one starts with a rematch."))
     if len(room.seats) < room.table.players:
-        raise TableError("invalid", _("Every seat must be taken before the game starts."))
+        return Refused("invalid", _("Every seat must be taken before the game starts."))
+    return None
 
 
-def _sit(room: Room, user: User) -> None:
+def _sit(room: Room, user: User) -> Answer:
     table = room.table
     if table.status == PLAYING:
-        raise TableError("invalid", _("A game is running at this table."))
+        return Refused("invalid", _("A game is running at this table."))
     if room.seat_of(user) is not None:
-        raise TableError("invalid", _("You are already seated at this table."))
+        return Refused("invalid", _("You are already seated at this table."))
     if len(room.seats) >= table.players:
-        raise TableError("invalid", _("Every seat is taken."))
+        return TAKEN
     if user is not SOMEONE:
-        sit_person(table, user)
+        return refuse_person(table, user)
+    return None
 
 
-def sit_person(table: Table, user: User) -> None:
+def refuse_person(table: Table, user: User) -> Answer:
     """What the person must have to sit at `table`, whatever the moment: an invitation or
     the master's friendship at a private table, the stake in chips at a staked one."""
-    refuse_guest(user)
+    if is_guest(user):
+        return Refused("invalid", GUEST_REFUSAL)
     if (
         table.private
         and user.pk != table.master_id
         and not Invitation.objects.filter(table=table, user=user).exists()
         and not are_friends(table.master, user)
     ):
-        raise TableError(
+        return Refused(
             "invalid",
             _("This table is private: you need an invitation or the master's friendship."),
         )
     if table.competitive and table.stake and chips_balance(user=user) < table.stake:
-        raise TableError(
+        return Refused(
             "invalid",
             _("You need %(stake)s chips to sit at this table.") % {"stake": table.stake},
         )
+    return None
 
 
-def _stand(room: Room, user: User) -> None:
-    room.require_seated(user)
+def _stand(room: Room, user: User) -> Answer:
+    if refused := room.refuse_seated(user):
+        return refused
     if room.table.status == PLAYING:
-        raise TableError("invalid", _("You cannot leave your seat while a game runs."))
+        return Refused("invalid", _("You cannot leave your seat while a game runs."))
+    return None
 
 
-def _options(room: Room, user: User) -> None:
-    room.require_master(user)
+def _options(room: Room, user: User) -> Answer:
+    if refused := room.refuse_master(user):
+        return refused
     if room.table.status == PLAYING:
-        raise TableError("invalid", _("Options change only before a game or between games."))
+        return Refused("invalid", _("Options change only before a game or between games."))
+    return None
 
 
-def _invite(room: Room, user: User) -> None:
-    room.require_master(user)
+def _invite(room: Room, user: User) -> Answer:
     # A master who left the table's seats (their game runs on with a robot) invites no one.
-    room.require_seated(user)
+    return room.refuse_master(user) or room.refuse_seated(user)
 
 
-def _next_deal(room: Room, user: User) -> None:
-    room.player_seat(user)
+def _next_deal(room: Room, user: User) -> Answer:
+    if refused := room.refuse_player(user):
+        return refused
     if not room.state.needs_deal:
-        raise TableError("no_game", _("The deal is not over yet."))
+        return Refused("no_game", _("The deal is not over yet."))
+    return None
 
 
-def _hint(room: Room, user: User) -> None:
+def _hint(room: Room, user: User) -> Answer:
     game = room.game
     if game is None or game.status != Game.Status.PLAYING:
-        raise TableError("no_game", _("No game is running at this table."))
+        return NO_GAME
     mine = next(
         (gs for gs in room.game_seats if gs.user_id is not None and gs.user_id == user.pk), None
     )
     if mine is None:
-        raise TableError("not_seated", _("You are not seated at this table."))
+        return NOT_SEATED
     people = [gs for gs in room.game_seats if gs.user_id is not None and gs.user_id != user.pk]
     if people or room.table.competitive:
-        raise TableError("invalid", _("Hints are given at practice tables only, against robots."))
+        return Refused("invalid", _("Hints are given at practice tables only, against robots."))
     if not room.state.legal_actions_for(mine.seat):
-        raise TableError("invalid", _("There is nothing for you to do just now."))
+        return Refused("invalid", _("There is nothing for you to do just now."))
+    return None
 
 
-def _between_games(room: Room, user: User) -> None:
-    room.require_seated(user)
+def _between_games(room: Room, user: User) -> Answer:
+    if refused := room.refuse_seated(user):
+        return refused
     table = room.table
     if table.status != Table.Status.OPEN or table.game_id is None:
-        raise TableError("invalid", _("A rematch is offered once a game is over."))
+        return Refused("invalid", _("A rematch is offered once a game is over."))
+    return None
 
 
-def _rematch(room: Room, user: User) -> None:
-    _between_games(room, user)
+def _rematch(room: Room, user: User) -> Answer:
+    if refused := _between_games(room, user):
+        return refused
     if open_offer(room.table) is not None:
-        raise TableError("invalid", _("A rematch is already on offer: answer it."))
+        return Refused("invalid", _("A rematch is already on offer: answer it."))
+    return None
 
 
-def _rematch_answer(room: Room, user: User) -> None:
-    _between_games(room, user)
+def _rematch_answer(room: Room, user: User) -> Answer:
+    if refused := _between_games(room, user):
+        return refused
     offer = open_offer(room.table)
     if offer is None:
-        raise TableError("invalid", _("No rematch is on offer at this table."))
+        return Refused("invalid", _("No rematch is on offer at this table."))
     if user.pk in offer["accepted"]:
-        raise TableError("invalid", _("You have already accepted this rematch."))
+        return Refused("invalid", _("You have already accepted this rematch."))
+    return None
 
 
 def open_offer(table: Table) -> dict[str, Any] | None:
@@ -174,50 +195,61 @@ def open_offer(table: Table) -> dict[str, Any] | None:
     return offer
 
 
-def _cancel(room: Room, user: User) -> None:
-    room.player_seat(user)
+def _cancel(room: Room, user: User) -> Answer:
+    if refused := room.refuse_player(user):
+        return refused
     pending = room.proposal
     if pending is not None and pending.expires_at > timezone.now():
-        raise TableError("invalid", _("A proposal to cancel is already waiting for answers."))
+        return Refused("invalid", _("A proposal to cancel is already waiting for answers."))
+    return None
 
 
-def _cancel_answer(room: Room, user: User) -> None:
-    room.player_seat(user)
+def _cancel_answer(room: Room, user: User) -> Answer:
+    if refused := room.refuse_player(user):
+        return refused
     proposal = room.proposal
     if proposal is None or proposal.expires_at <= timezone.now():
-        raise TableError("invalid", _("Nobody is proposing to cancel this game."))
+        return Refused("invalid", _("Nobody is proposing to cancel this game."))
     if user.pk in proposal.accepted:
-        raise TableError("invalid", _("You have already accepted to cancel this game."))
+        return Refused("invalid", _("You have already accepted to cancel this game."))
+    return None
 
 
-def _robots(room: Room, user: User) -> None:
-    room.require_seated(user)
-    if not room.table.matchmaking:
-        room.require_master(user)
+def _robots(room: Room, user: User) -> Answer:
+    if refused := room.refuse_seated(user):
+        return refused
+    if not room.table.matchmaking and (refused := room.refuse_master(user)):
+        return refused
     if room.table.status != Table.Status.OPEN:
-        raise TableError("invalid", _("A game is running at this table."))
+        return Refused("invalid", _("A game is running at this table."))
     if len(room.seats) >= room.table.players:
-        raise TableError("invalid", _("Every seat is taken."))
+        return TAKEN
+    return None
 
 
-def _leave(room: Room, user: User) -> None:
-    room.require_seated(user)
-    room.require_game()
+def _leave(room: Room, user: User) -> Answer:
+    return room.refuse_seated(user) or room.refuse_game()
 
 
-def _resume(room: Room, user: User) -> None:
+def _resume(room: Room, user: User) -> Answer:
+    if refused := room.refuse_player(user):
+        return refused
     if not room.player_seat(user).timeouts:
-        raise TableError("invalid", _("No robot is playing your seat."))
+        return Refused("invalid", _("No robot is playing your seat."))
+    return None
 
 
-def _chat(room: Room, user: User) -> None:
+def _chat(room: Room, user: User) -> Answer:
     if room.seat_of(user) is None and not room.table.guests:
-        raise TableError("not_seated", _("Only the players may chat at this table."))
+        return Refused("not_seated", _("Only the players may chat at this table."))
     if not can_chat(user):
-        raise TableError("muted", _("You are muted and cannot chat for now."))
+        return Refused("muted", _("You are muted and cannot chat for now."))
+    return None
 
 
-CHECKS: dict[str, Callable[[Room, User], None]] = {
+TAKEN = Refused("invalid", _("Every seat is taken."))
+
+CHECKS: dict[str, Callable[[Room, User], Answer]] = {
     "start": _start,
     "sit": _sit,
     "stand": _stand,
@@ -245,31 +277,37 @@ GAME_KINDS = ("next_deal", "hint", "cancel", "cancel_answer", "resume")
 # --- Asking --------------------------------------------------------------------------------
 
 
+def refusal(kind: str, room: Room, user: User) -> Answer:
+    """What refuses logged-in `user`'s request of `kind` at `room` now, or None. Nothing may
+    be asked at a closed table, and a guest asks only what a guest may."""
+    if refused := room.refuse_open():
+        return refused
+    if kind not in GUEST_REQUESTS and is_guest(user):
+        return Refused("invalid", GUEST_REFUSAL)
+    return CHECKS[kind](room, user)
+
+
 def require(kind: str, room: Room, user: Any) -> User:
     """Refuse `user`'s request of `kind` at `room` unless it may be made now; returns the
-    user, logged in. Nothing may be asked at a closed table."""
+    user, logged in. The door: the one place a permit raises."""
     user = require_user(user)
-    room.require_open()
-    if kind not in GUEST_REQUESTS and is_guest(user):
-        refuse_guest(user)
-    CHECKS[kind](room, user)
+    if refused := refusal(kind, room, user):
+        raise refused.error()
     return user
 
 
 def allowed(kind: str, room: Room, user: Any) -> bool:
-    try:
-        require(kind, room, user)
-    except TableError:
+    if user is None or not user.is_authenticated:
         return False
-    return True
+    return refusal(kind, room, user) is None
 
 
 def may(room: Room, user: Any, kinds: tuple[str, ...] = KINDS) -> dict[str, bool]:
     """What `user` may ask at `room` now, request by request (those of `kinds`): a frame's
     `may`. None (a robot's seat) may ask nothing."""
-    if user is None:
+    if user is None or not user.is_authenticated:
         return dict.fromkeys(kinds, False)
-    return {kind: allowed(kind, room, user) for kind in kinds}
+    return {kind: refusal(kind, room, user) is None for kind in kinds}
 
 
 def seat_may(room: Room, seats: list[int | None], *, table: bool) -> dict[int | None, dict]:
@@ -308,11 +346,7 @@ def person(table: Table, user: Any) -> dict[str, Any]:
     user = User.objects.filter(pk=user.pk).first()
     if user is None:
         return {"anonymous": True}
-    try:
-        sit_person(table, user)
-        sits = True
-    except TableError:
-        sits = False
+    sits = refuse_person(table, user) is None
     return {
         "anonymous": False,
         "guest": is_guest(user),

@@ -123,6 +123,21 @@ class TableError(Exception):
         self.field = field
 
 
+@dataclass(frozen=True)
+class Refused:
+    """A refusal as a value: what `TableError` says, before anything raises it. The permits
+    (games/table/permits.py) answer with these, so that a frame's `may` is computed without
+    raising; the door raises the one that refuses a request (`error`)."""
+
+    code: str
+    message: Any
+    rule: str | None = None
+    field: str | None = None
+
+    def error(self) -> TableError:
+        return TableError(self.code, self.message, rule=self.rule, field=self.field)
+
+
 def require_user(user: Any) -> Any:
     """`user`, when logged in: every request at a table, an arena or the lobby needs one."""
     if user is None or not user.is_authenticated:

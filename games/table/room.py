@@ -34,7 +34,7 @@ from games.engine import GameState
 from games.models import CancelProposal, Game, GameSeat, Table, TableSeat
 from games.table import sql
 from games.table.record import Fetched, game_state, known_counts
-from games.table.refusals import TableError
+from games.table.refusals import Refused, TableError
 
 _UNSET: Any = object()
 
@@ -151,37 +151,52 @@ class Room:
         return next(gs for gs in self.game_seats if gs.seat == seat)
 
     # --- Refusals every service shares -----------------------------------------------------
+    # Each is a value (`Refused`, or None when there is nothing against it), so that the
+    # permits answer a frame's `may` without raising; `require_*` raise them at the door.
 
-    def require_open(self) -> None:
+    def refuse_open(self) -> Refused | None:
         if self.table.status == Table.Status.CLOSED:
-            raise TableError("invalid", _("This table is closed."))
+            return Refused("invalid", _("This table is closed."))
+        return None
 
-    def require_master(self, user: User) -> None:
-        """Refuses anyone but the table's master; at an arena's table, everyone: the arena
-        pairs its players, so nobody starts, invites or changes anything there."""
+    def refuse_master(self, user: User) -> Refused | None:
+        """Anyone but the table's master; at an arena's table, everyone: the arena pairs its
+        players, so nobody starts, invites or changes anything there."""
         if self.table.arena_table:
-            raise TableError(
+            return Refused(
                 "not_master", _("An arena's table has no master: the arena seats its players.")
             )
         if self.table.master_id != user.pk:
-            raise TableError("not_master", _("Only the table's master may do that."))
+            return Refused("not_master", _("Only the table's master may do that."))
+        return None
 
-    def require_seated(self, user: User) -> int:
+    def refuse_seated(self, user: User) -> Refused | None:
+        if self.seat_of(user) is None:
+            return NOT_SEATED
+        return None
+
+    def refuse_game(self) -> Refused | None:
+        if not self.playing:
+            return NO_GAME
+        return None
+
+    def refuse_player(self, user: User) -> Refused | None:
+        """Anyone who does not play the running game: not seated, no game running, or
+        abandoned. Reads the table's seats only to refuse: a player of the running game is
+        found among the game's seats alone."""
+        if self._player_game_seat(user) is not None:
+            return None
         seat = self.seat_of(user)
         if seat is None:
-            raise TableError("not_seated", _("You are not seated at this table."))
-        return seat
-
-    def require_game(self) -> Game:
+            return NOT_SEATED
         if not self.playing:
-            raise TableError("no_game", _("No game is running at this table."))
-        return self.game
+            return NO_GAME
+        return ABANDONED if self.game_seat(seat).abandoned else None
 
-    def player_seat(self, user: User) -> GameSeat:
-        """The running game's seat `user` plays, refusing a player who is not seated, a
-        table with no game running and a player who abandoned. Reads the table's seats only
-        to refuse: a player's move needs the game's seats alone."""
-        mine = next(
+    def _player_game_seat(self, user: User) -> GameSeat | None:
+        if not self.playing:
+            return None
+        return next(
             (
                 gs
                 for gs in self.game_seats
@@ -189,17 +204,44 @@ class Room:
             ),
             None,
         )
-        if mine is not None and self.playing:
-            return mine
-        seat = self.require_seated(user)
-        self.require_game()
-        return self.playing_seat(seat)
+
+    def require_open(self) -> None:
+        _raise(self.refuse_open())
+
+    def require_master(self, user: User) -> None:
+        _raise(self.refuse_master(user))
+
+    def require_seated(self, user: User) -> int:
+        seat = self.seat_of(user)
+        if seat is None:
+            raise NOT_SEATED.error()
+        return seat
+
+    def require_game(self) -> Game:
+        _raise(self.refuse_game())
+        return self.game
+
+    def player_seat(self, user: User) -> GameSeat:
+        """The running game's seat `user` plays, refusing (`refuse_player`) anyone else."""
+        _raise(self.refuse_player(user))
+        mine = self._player_game_seat(user)
+        return mine if mine is not None else self.game_seat(self.seat_of(user))
 
     def playing_seat(self, seat: int) -> GameSeat:
         game_seat = self.game_seat(seat)
         if game_seat.abandoned:
-            raise TableError("invalid", _("You abandoned this game: a robot plays your seat."))
+            raise ABANDONED.error()
         return game_seat
+
+
+NOT_SEATED = Refused("not_seated", _("You are not seated at this table."))
+NO_GAME = Refused("no_game", _("No game is running at this table."))
+ABANDONED = Refused("invalid", _("You abandoned this game: a robot plays your seat."))
+
+
+def _raise(refused: Refused | None) -> None:
+    if refused is not None:
+        raise refused.error()
 
 
 def _table_id(table_id: Any) -> int:
