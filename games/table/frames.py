@@ -15,6 +15,7 @@ the whole state again (`sync`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
@@ -128,54 +129,64 @@ def chat_history(*, table: Table) -> list[dict[str, Any]]:
     return [chat_json(m) for m in reversed(latest[:CHAT_HISTORY])]
 
 
-def game_live(room: Room) -> dict[str, Any]:
-    """Who plays each seat, the running timer and the open cancel proposal of the room's
-    game: the parts of a frame's `game` every seat sees alike."""
-    game, seats = room.game, room.game_seats
-    now = timezone.now()
-    names = {gs.user_id: gs.user.username for gs in seats if gs.user_id is not None}
-    deadline = None
-    if game.status == Game.Status.PLAYING and game.deadline_at is not None:
-        deadline = {
-            "kind": game.deadline_kind,
-            "seat": game.deadline_seat,
-            "at": push.utc(game.deadline_at),
-            "seconds": round(max(0.0, (game.deadline_at - now).total_seconds()), 1),
-        }
-    cancel = None
-    proposal = room.proposal if game.status == Game.Status.PLAYING else None
-    if proposal is not None:
-        voters = [gs.user_id for gs in seats if gs.user_id is not None and not gs.abandoned]
-        cancel = {
-            "by": names.get(proposal.proposed_by_id),
-            "expires_at": push.utc(proposal.expires_at),
-            "seconds": round(max(0.0, (proposal.expires_at - now).total_seconds()), 1),
-            "accepted": [names[u] for u in proposal.accepted if u in names],
-            "waiting": [names[u] for u in voters if u not in proposal.accepted],
-        }
+def _live_seats(room: Room, now: Any) -> list[dict[str, Any]]:
     move_time = room.table.move_time
+    return [
+        {
+            "seat": gs.seat,
+            "user": gs.user.username if gs.user_id is not None else None,
+            "robot": robot_playing(gs, move_time=move_time),
+            "robot_holds": robot_holds(gs),
+            "away": gs.away_since is not None and not gs.abandoned,
+            "abandoned": gs.abandoned,
+            "timeouts": gs.timeouts,
+            # A robot's seat has its own name; a player keeps theirs (`user`).
+            "name": gs.user.username if gs.user_id is not None else robot_name(gs.seat),
+            # What a robot did in the player's name during their last absence.
+            "while_away": gs.while_away,
+            # How many of the seat's decisions a robot made this game (timeouts, away).
+            "robot_decisions": gs.robot_decisions if gs.user_id is not None else 0,
+        }
+        for gs in room.game_seats
+    ]
+
+
+def _live_deadline(room: Room, now: Any) -> dict[str, Any] | None:
+    game = room.game
+    if game.status != Game.Status.PLAYING or game.deadline_at is None:
+        return None
     return {
-        "seats": [
-            {
-                "seat": gs.seat,
-                "user": names.get(gs.user_id),
-                "robot": robot_playing(gs, move_time=move_time),
-                "robot_holds": robot_holds(gs),
-                "away": gs.away_since is not None and not gs.abandoned,
-                "abandoned": gs.abandoned,
-                "timeouts": gs.timeouts,
-                # A robot's seat has its own name; a player keeps theirs (`user`).
-                "name": names.get(gs.user_id) or robot_name(gs.seat),
-                # What a robot did in the player's name during their last absence.
-                "while_away": gs.while_away,
-                # How many of the seat's decisions a robot made this game (timeouts, away).
-                "robot_decisions": gs.robot_decisions if gs.user_id is not None else 0,
-            }
-            for gs in seats
-        ],
-        "deadline": deadline,
-        "cancel": cancel,
+        "kind": game.deadline_kind,
+        "seat": game.deadline_seat,
+        "at": push.utc(game.deadline_at),
+        "seconds": round(max(0.0, (game.deadline_at - now).total_seconds()), 1),
     }
+
+
+def _live_cancel(room: Room, now: Any) -> dict[str, Any] | None:
+    if room.game.status != Game.Status.PLAYING or (proposal := room.proposal) is None:
+        return None
+    seats = room.game_seats
+    names = {gs.user_id: gs.user.username for gs in seats if gs.user_id is not None}
+    voters = [gs.user_id for gs in seats if gs.user_id is not None and not gs.abandoned]
+    return {
+        "by": names.get(proposal.proposed_by_id),
+        "expires_at": push.utc(proposal.expires_at),
+        "seconds": round(max(0.0, (proposal.expires_at - now).total_seconds()), 1),
+        "accepted": [names[u] for u in proposal.accepted if u in names],
+        "waiting": [names[u] for u in voters if u not in proposal.accepted],
+    }
+
+
+_LIVE_PARTS = {"seats": _live_seats, "deadline": _live_deadline, "cancel": _live_cancel}
+
+
+def game_live(room: Room, keys: Iterable[str] = LIVE) -> dict[str, Any]:
+    """Who plays each seat, the running timer and the open cancel proposal of the room's
+    game: the parts of a frame's `game` every seat sees alike; only those of `keys` are
+    worked out (a move's frames ask for the deadline alone)."""
+    now = timezone.now()
+    return {key: _LIVE_PARTS[key](room, now) for key in LIVE if key in keys}
 
 
 def sing_values(room: Room) -> dict[str, int] | None:
@@ -263,7 +274,7 @@ def _games(
     what every seat sees alike; what no key asks for is not worked out."""
     if room.game is None:
         return dict.fromkeys(seats)
-    live = game_live(room) if keys is None or set(keys) & set(LIVE) else {}
+    live = game_live(room, LIVE if keys is None else keys)
     sings = sing_values(room) if keys is None or "sing_values" in keys else None
     sheet = score_sheet(room.state) if keys is None or "sheet" in keys else None
     # A spectator sees the game and the chat only while the table admits guests.
