@@ -5,10 +5,12 @@ Three kinds of rows are due at a time `now`:
 - a game's move timer (`Game.deadline_at`): a robot's move, a player's time running out, or
   the next deal. The sweeper claims due games with `select_for_update(skip_locked=True)`
   (so sweepers running side by side never take the same one) and leases each for
-  `CLAIM_SECONDS`; each is then fired by the `games.fire_timer` task (a Celery worker with
-  REDIS_URL; the sweep of the embedded default fires them itself). If that worker dies,
-  the lease runs out and the timer is claimed again. Firing re-checks the game's action
-  count: a timer set before the last move is stale and does nothing;
+  `CLAIM_SECONDS` in a row of its own (`TimerClaim`: the game's rows change only through
+  the table's door, games/table/room.py); each is then fired by the `games.fire_timer`
+  task (a Celery worker with REDIS_URL; the sweep of the embedded default fires them
+  itself). If that worker dies, the lease runs out and the timer is claimed again. Firing
+  re-checks the game's action count: a timer set before the last move is stale and does
+  nothing;
 - a disconnected player's grace period (`GameSeat.abandon_at`): they have abandoned;
 - an unanswered proposal to cancel (`CancelProposal.expires_at`): it ends.
 
@@ -28,10 +30,10 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from games.models import CancelProposal, Game, GameSeat
+from games.models import CancelProposal, Game, GameSeat, TimerClaim
 from games.table import cancel, matchmaking, practice, presence, robots
 
 CLAIM_SECONDS = 10
@@ -39,27 +41,37 @@ BATCH = 500
 
 
 def due_games(*, now: Any) -> QuerySet[Game]:
-    """Running games whose move timer is due at `now` and that nobody has claimed."""
+    """Running games whose move timer is due at `now` and that nobody has claimed: a claim
+    holds the timer it was made on (its due time) until the claim runs out."""
+    claimed = TimerClaim.objects.filter(
+        game=OuterRef("pk"), at=OuterRef("deadline_at"), until__gte=now
+    )
     return (
         Game.objects.filter(status=Game.Status.PLAYING, deadline_at__lte=now)
-        .filter(Q(deadline_claimed_until__isnull=True) | Q(deadline_claimed_until__lt=now))
+        .exclude(Exists(claimed))
         .order_by("deadline_at")
     )
 
 
 def claim_due_games(*, now: Any) -> list[tuple[int, int]]:
-    """(game id, action count) of due move timers nobody has claimed, now claimed."""
+    """(game id, action count) of due move timers nobody has claimed, now claimed. The
+    claims are rows of their own (`TimerClaim`): the games' rows are not written here, only
+    locked while they are claimed (skipped if locked: sweepers side by side never take the
+    same one, and a move under way is left to set its own timer)."""
     with transaction.atomic():
         due = list(
             due_games(now=now)
-            .select_for_update(skip_locked=True)
-            .values_list("pk", "deadline_count")[:BATCH]
+            .select_for_update(skip_locked=True, of=("self",))
+            .values_list("pk", "deadline_count", "deadline_at")[:BATCH]
         )
-        if due:
-            Game.objects.filter(pk__in=[pk for pk, _count in due]).update(
-                deadline_claimed_until=now + timedelta(seconds=CLAIM_SECONDS)
-            )
-    return due
+        until = now + timedelta(seconds=CLAIM_SECONDS)
+        TimerClaim.objects.bulk_create(
+            [TimerClaim(game_id=pk, at=at, until=until) for pk, _count, at in due],
+            update_conflicts=True,
+            unique_fields=["game"],
+            update_fields=["at", "until"],
+        )
+    return [(pk, count) for pk, count, _at in due]
 
 
 def sweep(

@@ -67,7 +67,7 @@ def timers_bench() -> dict:
 def _measure(connection, timezone, timedelta) -> dict:
     from accounts.models import User
     from games import timers
-    from games.models import Game, Table, TableSeat
+    from games.models import Game, Table, TableSeat, TimerClaim
     from games.table import play, robots
 
     users = User.objects.bulk_create(
@@ -107,9 +107,8 @@ def _measure(connection, timezone, timedelta) -> dict:
     claim = (time.perf_counter() - start) * 1000
     assert len(claimed) == TABLES, len(claimed)
     # Every timer due now; fire each table's once (its next timer is a minute away).
-    Game.objects.update(
-        deadline_at=timezone.now() - timedelta(seconds=1), deadline_claimed_until=None
-    )
+    Game.objects.update(deadline_at=timezone.now() - timedelta(seconds=1))
+    TimerClaim.objects.all().delete()
     fires = []
     for game_id, count in Game.objects.values_list("pk", "deadline_count"):
         start = time.perf_counter()

@@ -9,7 +9,14 @@ nothing of the wing: they read the options' declaration (games/options.py) and t
 """
 
 from games.models.game import Deadline, Game, GameAction, GameAnalysis, GameSeat, Variant
-from games.models.live import ServerProcess, TableSocket, UserSocket, forget_socket, note_socket
+from games.models.live import (
+    ServerProcess,
+    TableSocket,
+    TimerClaim,
+    UserSocket,
+    forget_socket,
+    note_socket,
+)
 from games.models.reports import Report
 from games.models.table import (
     CancelProposal,
@@ -34,6 +41,7 @@ __all__ = [
     "Table",
     "TableSeat",
     "TableSocket",
+    "TimerClaim",
     "UserSocket",
     "Variant",
     "forget_socket",

@@ -66,9 +66,6 @@ class Game(models.Model):
     )
     deadline_seat = models.PositiveSmallIntegerField(_("deadline seat"), null=True, blank=True)
     deadline_count = models.PositiveIntegerField(_("deadline action count"), default=0)
-    # Set by the sweeper that hands the timer to a worker: no other sweep hands it out again
-    # before then (if that worker dies, the timer fires again after it).
-    deadline_claimed_until = models.DateTimeField(null=True, blank=True)
     # How many actions the game has, across its deals. While it runs, `record` holds its
     # deals and the actions already folded in; the newer ones are `GameAction` rows, one a
     # move, so a move adds a row and never rewrites the record (games/table/record.py).

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from games.models.game import Game
 from games.models.table import Table
 
 
@@ -19,6 +20,24 @@ class ServerProcess(models.Model):
 
     def __str__(self) -> str:
         return f"daphne {self.pk}"
+
+
+class TimerClaim(models.Model):
+    """A sweeper's lease on a game's move timer (games/timers.py): the sweeper that handed
+    the timer due `at` to a worker, until `until`; no other sweep hands that timer out
+    again before then (if that worker dies, it fires again after). A timer set anew has
+    another due time, and is not held by its predecessor's lease. Its own
+    row, not the game's: the game's rows change only under its table's lock, each change
+    pushed with the table's version (games/table/room.py), and a lease is neither."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="timer_claim"
+    )
+    at = models.DateTimeField()
+    until = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"timer of game {self.game_id} due {self.at}, claimed until {self.until}"
 
 
 class TableSocket(models.Model):

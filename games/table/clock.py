@@ -28,7 +28,6 @@ DEADLINE_FIELDS = [
     "deadline_kind",
     "deadline_seat",
     "deadline_count",
-    "deadline_claimed_until",
 ]
 
 
@@ -73,7 +72,7 @@ def paced(game_seat: GameSeat, *, competitive: bool, move_time: int) -> bool:
 
 
 def clear_deadline(game: Game) -> None:
-    game.deadline_at = game.deadline_claimed_until = game.deadline_seat = None
+    game.deadline_at = game.deadline_seat = None
     game.deadline_kind = ""
 
 
@@ -141,7 +140,6 @@ def schedule(room: Room, *, keep_clock: bool = False) -> None:
         return
     game.deadline_kind, game.deadline_seat, game.deadline_count = kind, seat, count
     game.deadline_at = timezone.now() + timedelta(seconds=wait)
-    game.deadline_claimed_until = None
 
 
 def reschedule(room: Room, *, keep_clock: bool = False) -> None:
