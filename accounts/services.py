@@ -261,7 +261,7 @@ GUEST_PREFIX = "guest~"
 
 def guest_create() -> User:
     """A guest: a visitor who practises against robots with no account. No password, no
-    chips; deleted once idle (games/table/guests.py)."""
+    chips; deleted once idle (games/table/practice.py `guests_sweep`)."""
     while True:
         name = f"{GUEST_PREFIX}{secrets.token_hex(3)}"
         if not User.objects.filter(username=name).exists():

@@ -110,6 +110,6 @@ def analysis_sweep() -> int:
 @shared_task(name="games.guests_sweep", ignore_result=True)
 def guests_sweep() -> int:
     """Delete the guests idle for hours, with what is left of theirs (games/table/guests.py)."""
-    from games.table.guests import guests_sweep as sweep
+    from games.table.practice import guests_sweep as sweep
 
     return sweep()

@@ -37,9 +37,8 @@ from games.table.room import Room
 from rankings import selectors as rankings_selectors
 
 CHAT_HISTORY = 50
-# What a move changes of a seat's `game`: the rest (who plays each seat, the proposal to
-# cancel, the cantes' values) stays as the last frame said.
-# A move's update; the score sheet comes with it only when the move ended a deal.
+# What a move changes of a seat's `game` (the score sheet too when it ended a deal): the rest
+# (who plays each seat, the proposal to cancel, the cantes' values) stays as last said.
 MOVE = ("count", "view", "deadline", "explain")
 # The parts of a `game` that `game_live` works out.
 LIVE = ("seats", "deadline", "cancel")
@@ -130,12 +129,11 @@ def chat_history(*, table: Table) -> list[dict[str, Any]]:
 
 
 def _live_seats(room: Room, now: Any) -> list[dict[str, Any]]:
-    move_time = room.table.move_time
     return [
         {
             "seat": gs.seat,
             "user": gs.user.username if gs.user_id is not None else None,
-            "robot": robot_playing(gs, move_time=move_time),
+            "robot": robot_playing(gs, move_time=room.table.move_time),
             "robot_holds": robot_holds(gs),
             "away": gs.away_since is not None and not gs.abandoned,
             "abandoned": gs.abandoned,
@@ -166,9 +164,8 @@ def _live_deadline(room: Room, now: Any) -> dict[str, Any] | None:
 def _live_cancel(room: Room, now: Any) -> dict[str, Any] | None:
     if room.game.status != Game.Status.PLAYING or (proposal := room.proposal) is None:
         return None
-    seats = room.game_seats
-    names = {gs.user_id: gs.user.username for gs in seats if gs.user_id is not None}
-    voters = [gs.user_id for gs in seats if gs.user_id is not None and not gs.abandoned]
+    names = {gs.user_id: gs.user.username for gs in room.game_seats if gs.user_id is not None}
+    voters = [gs.user_id for gs in room.game_seats if gs.user_id and not gs.abandoned]
     return {
         "by": names.get(proposal.proposed_by_id),
         "expires_at": push.utc(proposal.expires_at),
@@ -182,9 +179,8 @@ _LIVE_PARTS = {"seats": _live_seats, "deadline": _live_deadline, "cancel": _live
 
 
 def game_live(room: Room, keys: Iterable[str] = LIVE) -> dict[str, Any]:
-    """Who plays each seat, the running timer and the open cancel proposal of the room's
-    game: the parts of a frame's `game` every seat sees alike; only those of `keys` are
-    worked out (a move's frames ask for the deadline alone)."""
+    """The parts of a frame's `game` every seat sees alike (who plays each seat, the timer,
+    the proposal to cancel), those of `keys` alone: a move's frames ask for the deadline."""
     now = timezone.now()
     return {key: _LIVE_PARTS[key](room, now) for key in LIVE if key in keys}
 

@@ -31,6 +31,7 @@ from accounts.models import User
 from games.models import Table, TableSeat
 from games.options import DEFAULT_OPTIONS
 from games.table import permits
+from games.table.frames import broadcast
 from games.table.guests import refuse_guest
 from games.table.options import clean_table_options
 from games.table.play import start_game
@@ -82,9 +83,9 @@ def play_now(
         players=values["players"],
         pairs=values["pairs"],
     )
-    waiting = fitting.filter(seats__user=user).first()
+    waiting = fitting.filter(seats__user=user).values_list("pk", flat=True).first()
     if waiting is not None:
-        return _robots_later(waiting, robots)
+        return _robots_later(locked_room(waiting), user, robots)
     table = (
         fitting.annotate(taken=Count("seats"))
         .filter(taken__lt=F("players"))
@@ -92,25 +93,26 @@ def play_now(
         .first()
     )
     if table is None:
-        table = table_create(master=user, options=values, ip_address=ip_address)
-        Table.objects.filter(pk=table.pk).update(matchmaking=True)
-        return _robots_later(table, robots)
+        table = table_create(master=user, options=values, ip_address=ip_address, matchmaking=True)
+        return _robots_later(locked_room(table.pk), user, robots)
     table_sit(table_id=table.pk, user=user, ip_address=ip_address)
     room = locked_room(table.pk)  # held already: the same row, read again with its seats
     if len(room.seats) == room.table.players:
         start_game(room, by=user)
         return room.table
-    return _robots_later(room.table, robots)
+    return _robots_later(room, user, robots)
 
 
-def _robots_later(table: Table, robots: bool) -> Table:
-    """The player chose robots for the seats still empty after a wait: the soonest choice
-    at the table decides when. Under the table's lock (held by the caller)."""
+def _robots_later(room: Room, user: User, robots: bool) -> Table:
+    """`user` chose robots for the seats still empty after a wait: the soonest choice at
+    the table decides when. Through the door (the caller locked the room), pushed."""
+    table = room.table
     if robots:
         at = timezone.now() + timedelta(seconds=ROBOTS_AFTER_SECONDS)
         if table.robots_at is None or at < table.robots_at:
             table.robots_at = at
-            Table.objects.filter(pk=table.pk).update(robots_at=at)
+            table.save(update_fields=["robots_at"])
+            broadcast(room, {"kind": "robots_later", "by": user.username}, table=True)
     return table
 
 

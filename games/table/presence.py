@@ -9,8 +9,8 @@ take their seat back from the robot after three timeouts.
 | `game_resume` | a player takes their seat back from the robot after timeouts | the table |
 | `game_leave` | a player leaves a running game on purpose: they abandon it | the table |
 | `game_seat_abandon` | a disconnected player's grace period ran out: they abandoned | the table |
-| `table_socket_open` | a socket opened: an away player is back | a player's: the table |
-| `table_socket_close` | a table socket closed: with none left, the player is away | the table |
+| `table_socket_open` | a socket opened: new address, away player back | a player's, the table |
+| `table_socket_close` | a socket closed: with none left, a player is away | a player's, the table |
 | `server_process_beat` | a daphne process says it is alive | its own row |
 | `server_process_sweep` | the sockets of a killed process are closed | each table in turn |
 """
@@ -138,10 +138,12 @@ def table_socket_open(
     *, table_id: int, user: User, channel_name: str, process_id: Any, ip_address: str | None
 ) -> int | None:
     """A logged-in user's table socket opened in process `process_id`: the socket is noted,
-    a seated player's address too, for the next game. Returns the user's seat (None: not
-    seated). A spectator changes nothing at the table: their socket takes no lock. A player
-    of a running game goes through the door: if they were away, they are back in their
-    seat, where it stands."""
+    and a seated player's address too, for the next game. Returns the user's seat (None: not
+    seated). A spectator changes nothing at the table: their socket takes no lock. A seated
+    player whose address changed, or who plays a running game, goes through the door: the
+    address is written with the table's lock and pushed (the table's summary says whether
+    two seats share one), and a player who was away is back in their seat, where it
+    stands."""
     if user is None or not user.is_authenticated:
         return None
     table = Table.objects.select_related("master").filter(pk=table_id).first()
@@ -150,27 +152,31 @@ def table_socket_open(
     note_socket(
         TableSocket, channel_name=channel_name, process_id=process_id, table=table, user=user
     )
-    seats = TableSeat.objects.filter(table=table, user=user)
-    seat = seats.values_list("seat", flat=True).first()
+    seated = TableSeat.objects.filter(table=table, user=user).values_list("seat", "ip_address")
+    seat, address = seated.first() or (None, None)
     if seat is None:
         lobby_watchers_changed(Room(table=table))
         return None
-    if ip_address is not None:
-        seats.exclude(ip_address=ip_address).update(ip_address=ip_address)
-    if table.status == Table.Status.PLAYING:
+    moved = ip_address is not None and ip_address != address
+    if moved or table.status == Table.Status.PLAYING:
         # Through the door, after the socket's row: a socket of theirs closing at the same
         # moment (a reload) either sees this one or has made them away, and then they are
         # back at once.
-        _back(table_id, user)
+        _arrive(table_id, user, ip_address if moved else None)
     return seat
 
 
-def _back(table_id: int, user: User) -> None:
-    """A player of a running game opened a socket: if they were away, they are back, and
-    the robot gives their seat back. Locks the table."""
+def _arrive(table_id: int, user: User, address: str | None) -> None:
+    """A seated player opened a socket, from `address` if it is a new one: it is written;
+    if they were away from a running game, they are back, and the robot gives their seat
+    back. Locks the table."""
     room = locked_room(table_id, closed=True)
+    moved = address is not None and _new_address(room, user, address)
     game_seat = _away_seat(room, user.pk, away=True)
     if game_seat is None:
+        if moved:
+            seat = room.seat_of(user)
+            broadcast(room, {"kind": "address", "by": user.username, "seat": seat}, table=True)
         return
     game_seat.while_away = _played_for(game_seat)
     was_paced = _paced(room, game_seat)
@@ -178,7 +184,17 @@ def _back(table_id: int, user: User) -> None:
     game_seat.save(update_fields=["away_since", "abandon_at", "away_count", "while_away"])
     reschedule(room, keep_clock=was_paced)
     event = {"kind": "back", "by": user.username, "seat": game_seat.seat}
-    broadcast(room, event, skip_seat=game_seat.seat)
+    broadcast(room, event, table=moved, skip_seat=game_seat.seat)
+
+
+def _new_address(room: Room, user: User, address: str) -> bool:
+    """Write `address` on `user`'s seat at the locked `room`; whether it changed."""
+    seat = next((s for s in room.seats if s.user_id == user.pk), None)
+    if seat is None or seat.ip_address == address:
+        return False
+    seat.ip_address = address
+    seat.save(update_fields=["ip_address"])
+    return True
 
 
 def _paced(room: Room, game_seat: GameSeat) -> bool:
@@ -200,9 +216,15 @@ def _played_for(game_seat: GameSeat) -> list[dict[str, Any]]:
 def table_socket_close(*, channel_name: str, now: Any = None) -> None:
     """A table socket closed (or its process died). A player with no socket left at a
     running game is away: a robot plays their seat, and after the grace period they have
-    abandoned. Locks the table."""
-    row = TableSocket.objects.filter(pk=channel_name).select_related("user").first()
+    abandoned. A spectator's socket changes nothing at the table and takes no lock, as it
+    took none to open; a seated player's locks the table."""
+    row = TableSocket.objects.filter(pk=channel_name).select_related("user", "table").first()
     if row is None:
+        return
+    if not TableSeat.objects.filter(table_id=row.table_id, user_id=row.user_id).exists():
+        TableSocket.objects.filter(pk=channel_name).delete()
+        if not TableSocket.objects.filter(table_id=row.table_id, user_id=row.user_id).exists():
+            lobby_watchers_changed(Room(table=row.table))
         return
     room = locked_room(row.table_id, closed=True)
     TableSocket.objects.filter(pk=channel_name).delete()

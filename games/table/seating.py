@@ -61,9 +61,14 @@ def _new_table(*, master: User, values: dict[str, Any], ip_address: str | None) 
 
 @transaction.atomic
 def table_create(
-    *, master: User, options: Mapping[str, Any], ip_address: str | None = None
+    *,
+    master: User,
+    options: Mapping[str, Any],
+    ip_address: str | None = None,
+    matchmaking: bool = False,
 ) -> Table:
-    """A new table with `options` (RULES.md §10); its master sits in seat 0.
+    """A new table with `options` (RULES.md §10); its master sits in seat 0. `matchmaking`:
+    a "Play now" table (games/table/matchmaking.py).
 
     Locks the master's user row, so that the chips checked stay theirs."""
     master = require_user(master)
@@ -71,6 +76,7 @@ def table_create(
     User.objects.select_for_update().filter(pk=master.pk).first()
     values = clean_table_options(data=options, current=DEFAULT_OPTIONS)
     _check_chips(master, values["stake"] if values["competitive"] else 0)
+    values = {**values, "matchmaking": matchmaking}
     room = _new_table(master=master, values=values, ip_address=ip_address)
     broadcast(room, {"kind": "open", "by": master.username}, table=True)
     return room.table

@@ -94,7 +94,7 @@ def test_a_finished_practice_table_closes_once_left_alone_and_a_guests_leaves_no
     assert Table.objects.get(pk=guest_table.pk).status == Table.Status.CLOSED
     assert client.get(game.get_absolute_url()).status_code == 200
     # ... and once the guest is swept, nothing of their practice is left.
-    assert guests.guests_sweep(now=later + timedelta(hours=guests.GUEST_IDLE_HOURS + 1)) == 1
+    assert practice.guests_sweep(now=later + timedelta(hours=guests.GUEST_IDLE_HOURS + 1)) == 1
     assert not Table.objects.filter(pk=guest_table.pk).exists()
     assert not Game.objects.filter(pk=game.pk).exists()
 
@@ -149,7 +149,7 @@ def test_a_visitor_practises_as_a_guest_who_may_do_nothing_else(client):
     assert client.get(f"/players/{guest.username}/").status_code == 404
     # Idle for hours: the guest and whatever was theirs are deleted.
     later = timezone.now() + timedelta(hours=guests.GUEST_IDLE_HOURS + 1)
-    assert guests.guests_sweep(now=later) == 1
+    assert practice.guests_sweep(now=later) == 1
     assert not User.objects.filter(pk=guest.pk).exists()
     assert not Table.objects.filter(pk=table.pk).exists()
 

@@ -165,6 +165,11 @@ def habanero_sessions() -> tuple[int, list[str]]:
     return table.pk, [session_cookie(u) for u in users]
 
 
+def _address_of(frame: dict, seat: int) -> bool:
+    event = frame.get("event") or {}
+    return event.get("kind") == "address" and event.get("seat") == seat
+
+
 async def collect(client: TableClient, done, quiet: float = 0.5) -> list[dict]:
     """Every frame `client` receives until `done(frames)`, however late they come (up to
     WAIT), then every frame until it has been quiet for `quiet` seconds: one frame too many
@@ -187,6 +192,10 @@ async def collect(client: TableClient, done, quiet: float = 0.5) -> list[dict]:
 async def test_a_hundred_moves_a_second_from_one_client(daphne_server):
     table_id, sessions = await sync_to_async(habanero_sessions)()
     players = [await TableClient.open(daphne_server, table_id, s) for s in sessions]
+    # The second player's socket noted their address (both come from here): the table says
+    # so to the first before anything is played.
+    await collect(players[0], lambda fs: any(_address_of(f, 1) for f in fs))
+    await collect(players[1], lambda fs: True)
     turn = players[0].view["turn"]
     flooder, other = players[turn], players[1 - turn]
     legal = flooder.view["legal_actions"]

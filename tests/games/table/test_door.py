@@ -1,19 +1,24 @@
 """`locked_room` is the only way to change a table: a spectator's socket changes nothing and
-takes no lock; a player of a running game comes in through the door; an arena's tables open
-and close through the wing, each change pushed and counted in the table's version."""
+takes no lock, to open or to close; a player of a running game comes in through the door,
+and so does a player's new address; an arena's tables open and close through the wing, and
+the guests' sweep and "Play now" write through it too, each change pushed and counted in
+the table's version."""
 
 import asyncio
 import random
 import threading
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
 from django.db import connection, transaction
+from django.utils import timezone
 
+from accounts.models import User
 from games.arenas.pairing import arena_pair
 from games.arenas.scoring import arena_game_score
 from games.models import Table
-from games.table import play, seating
+from games.table import matchmaking, play, practice, seating
 from tests.support.arenas import habanero_arena, joined, play_out, running_games
 from tests.support.factories import UserFactory
 from tests.support.live import WAIT, table_socket
@@ -135,3 +140,94 @@ async def test_an_arena_table_opens_and_closes_through_the_door_each_a_version_i
     closed = await sync_to_async(Table.objects.get)(pk=table.pk)
     assert closed.status == Table.Status.CLOSED and closed.version == version
     await socket.disconnect()
+
+
+# --- The side doors, closed ----------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_spectators_socket_closes_while_the_table_is_locked():
+    table, _users = await sync_to_async(running_table)()
+    spectator = await sync_to_async(UserFactory)()
+    socket, _first = await table_socket(table.pk, spectator)
+    with HeldLock(table.pk) as lock:
+        # Its close needs no lock, as its connect did: it is done while another change
+        # holds the table, and nobody waited on the lock for it.
+        await socket.disconnect()
+        gone = sync_to_async(
+            lambda: not table.sockets.filter(user=spectator).exists(), thread_sensitive=False
+        )
+        while not await gone():
+            assert not await sync_to_async(lock.waiters)(), "the close waited for the door"
+            assert lock.thread.is_alive(), "the spectator's socket stayed noted"
+            await asyncio.sleep(0.05)
+        assert lock.thread.is_alive()  # gone while the other change still held the table
+
+
+@pytest.mark.asyncio
+def seated_table() -> tuple[Table, list]:
+    """Two players seated at a competitive table, from two addresses, no game begun."""
+    users = [UserFactory(chips=1000), UserFactory(chips=1000)]
+    table = seating.table_create(
+        master=users[0], options={"variant": "habanero"}, ip_address="10.0.0.1"
+    )
+    seating.table_sit(table_id=table.pk, user=users[1], ip_address="10.0.0.2")
+    return Table.objects.get(pk=table.pk), users
+
+
+@pytest.mark.asyncio
+async def test_a_players_new_address_is_written_through_the_door_and_pushed():
+    table, users = await sync_to_async(seated_table)()
+    first_socket, first = await table_socket(table.pk, users[0], client=("10.0.0.1", 5000))
+    assert first["table"]["same_address"] is False
+    # The second player connects from the first one's address: the version moves, and the
+    # table's summary now says two seats share an address (and never which).
+    with HeldLock(table.pk) as lock:
+        second = asyncio.ensure_future(table_socket(table.pk, users[1], client=("10.0.0.1", 6000)))
+        await until_blocked(lock, second)
+    second_socket, _ = await asyncio.wait_for(second, WAIT)
+    frame = await first_socket.receive_json_from(timeout=WAIT)
+    assert frame["event"] == {"kind": "address", "by": users[1].username, "seat": 1}
+    assert frame["version"] == first["version"] + 1
+    assert frame["table"]["same_address"] is True
+    assert "10.0.0.1" not in str(frame)
+    # Coming again from the same address writes nothing and pushes nothing.
+    await second_socket.disconnect()
+    again, _ = await table_socket(table.pk, users[1], client=("10.0.0.1", 6001))
+    assert await first_socket.receive_nothing(timeout=0.5)
+    assert (await sync_to_async(Table.objects.get)(pk=table.pk)).version == frame["version"]
+    await again.disconnect()
+    await first_socket.disconnect()
+
+
+def guest_at_practice() -> tuple[Table, object]:
+    guest = UserFactory(is_guest=True, chips=0)
+    table = seating.table_practice(master=guest, options={"variant": "habanero"})
+    User.objects.filter(pk=guest.pk).update(date_joined=timezone.now() - timedelta(days=1))
+    return table, guest
+
+
+@pytest.mark.asyncio
+async def test_the_guests_sweep_closes_an_open_table_through_the_door_before_deleting_it():
+    table, _guest = await sync_to_async(guest_at_practice)()
+    watcher = await sync_to_async(UserFactory)()
+    socket, first = await table_socket(table.pk, watcher)
+    assert await sync_to_async(practice.guests_sweep)() == 1
+    # The table's sockets hear that it closed, one version on, before its rows are gone.
+    frame = await socket.receive_json_from(timeout=WAIT)
+    assert frame["event"]["kind"] == "closed" and frame["version"] == first["version"] + 1
+    assert frame["table"]["status"] == "closed"
+    assert not await sync_to_async(Table.objects.filter(pk=table.pk).exists)()
+    await socket.disconnect()
+
+
+def test_play_now_with_robots_later_is_a_change_pushed_with_its_version():
+    player = UserFactory(chips=1000)
+    table = matchmaking.play_now(user=player, variant="habanero", robots=True)
+    # Opened as a "Play now" table at once (one push), then the robots' time (another).
+    stored = Table.objects.get(pk=table.pk)
+    assert stored.matchmaking and stored.robots_at is not None
+    assert stored.version == 2
+    # Pressing again without robots changes nothing, and pushes nothing.
+    assert matchmaking.play_now(user=player, variant="habanero").pk == table.pk
+    assert Table.objects.get(pk=table.pk).version == 2
