@@ -92,14 +92,15 @@ class TableConsumer(JsonSocket):
     def _arrive(self) -> tuple[bool, int | None] | None:
         """Whether the table admits guests, and the user's seat (None: no such table). A
         user's socket is counted (a player who was away is back) and a player's address
-        noted."""
-        table = Table.objects.filter(pk=self.table_id).only("guests").first()
+        noted. The table's row is read once for it all; the state is read after the seat's
+        group is joined (`refresh`), so that no push falls between the two."""
+        table = Table.objects.select_related("master").filter(pk=self.table_id).first()
         if table is None:
             return None
         seat = None
         if self.user is not None:
             seat = presence.table_socket_open(
-                table_id=self.table_id,
+                table=table,
                 user=self.user,
                 channel_name=self.channel_name,
                 process_id=server.PROCESS_ID,

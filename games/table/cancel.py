@@ -23,7 +23,7 @@ from games.table.clock import DEADLINE_FIELDS, clear_deadline
 from games.table.frames import broadcast
 from games.table.play import table_after_game
 from games.table.refusals import require_user
-from games.table.room import Room, locked_room
+from games.table.room import Part, Room, locked_room
 from rankings.services import chips_refund
 
 
@@ -80,7 +80,7 @@ def game_cancel_propose(*, table_id: int, user: User) -> CancelProposal:
     """A seated player proposes to cancel the running game; the others have 60 seconds to
     accept or refuse. A player alone with robots cancels at once. Locks the table."""
     user = require_user(user)
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME)
     permits.require("cancel", room, user)
     now = timezone.now()
     pending = room.proposal
@@ -105,7 +105,7 @@ def game_cancel_answer(*, table_id: int, user: User, accept: bool) -> CancelProp
     game (its stakes refunded); one refusal ends the proposal. Locks the table (and the
     ledger rows of a refund)."""
     user = require_user(user)
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME)
     permits.require("cancel_answer", room, user)
     proposal = room.proposal
     if not accept:
@@ -129,7 +129,7 @@ def game_cancel_expire(*, proposal_id: int, now: Any = None) -> bool:
     table_id = proposals.values_list("game__table_id", flat=True).first()
     if table_id is None:
         return False
-    room = locked_room(table_id, closed=True)
+    room = locked_room(table_id, load=Part.GAME, closed=True)
     updated = CancelProposal.objects.filter(
         pk=proposal_id, status=CancelProposal.Status.OPEN, expires_at__lte=now
     ).update(status=CancelProposal.Status.EXPIRED)

@@ -18,7 +18,7 @@ from games.models import ChatMessage
 from games.table import permits
 from games.table.frames import chat_json
 from games.table.refusals import TableError, require_user
-from games.table.room import locked_room
+from games.table.room import Part, locked_room
 
 CHAT_BURST = 5  # messages a user may post ...
 CHAT_WINDOW = timedelta(seconds=10)  # ... within this time
@@ -29,7 +29,7 @@ def chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
     """Post a chat message at a table. Locks the table, then the author's user row, whose
     latest messages are counted: at most 5 in 10 seconds, in whichever process they came."""
     user = require_user(user)
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME)
     table = room.table
     # The author's row as it is now (a moderator may have muted them since they came).
     author = User.objects.select_for_update().get(pk=user.pk)

@@ -33,7 +33,7 @@ from games.table.explain import dimmed_reason, score_sheet, trick_explained
 from games.table.options import table_options
 from games.table.options_text import options_text
 from games.table.permits import narrow, open_offer, person, seat_may
-from games.table.room import Room
+from games.table.room import NOTHING, Part, Room
 from rankings import selectors as rankings_selectors
 
 CHAT_HISTORY = 50
@@ -268,7 +268,7 @@ def _games(
 ) -> dict[int | None, dict[str, Any] | None]:
     """Each seat's `game` (only its `id` and `keys`, when given), built from one reading of
     what every seat sees alike; what no key asks for is not worked out."""
-    if room.game is None:
+    if room.load(Part.STATE).game is None:
         return dict.fromkeys(seats)
     live = game_live(room, LIVE if keys is None else keys)
     sings = sing_values(room) if keys is None or "sing_values" in keys else None
@@ -294,7 +294,7 @@ def state_frames(room: Room, *, only: list[int | None] | None = None) -> dict[in
     """One `state` frame per seat (keyed by seat number) and one for spectators (key
     None), each holding only what that seat may see; `only` picks some of them. `event` is
     None and `you` is left for the socket to add."""
-    table = room.table
+    table = room.load(Part.SEATS | Part.GAME).table
     seats = _watchers(room, only)
     summary = table_summary(table=table, seats=room.seats)
     chat = chat_history(table=table)
@@ -324,7 +324,7 @@ def update_frames(
     """One `update` frame per seat and one for spectators: the event, and this seat's
     `game` (if `game` is true; only those of its keys if it names some) and the table's
     summary (if `table` changed)."""
-    seats = _watchers(room, None)
+    seats = _watchers(room.load(Part.GAME | (Part.SEATS if table else NOTHING)), None)
     base: dict[str, Any] = {
         "type": "update",
         "table_id": room.table.pk,
@@ -336,7 +336,7 @@ def update_frames(
         base["table"] = table_summary(table=room.table, seats=room.seats)
         base["chances"] = table_chances(room)
     frames = {seat: dict(base) for seat in seats}
-    if game:
+    if game and room.game is not None:
         games = _games(room, seats, None if game is True else game)
         for seat, frame in frames.items():
             frame["game"] = games[seat]
@@ -366,7 +366,7 @@ def broadcast(
         Table.objects.filter(pk=room.table.pk).update(version=F("version") + 1)
         room.table.version += 1
         room.bumped = True
-    frames = update_frames(room, event, table=table, game=game if room.game else False)
+    frames = update_frames(room, event, table=table, game=game)
     if skip_seat is not None:
         frames.pop(skip_seat, None)
     messages = push.table_messages(room.table.pk, frames)
@@ -390,7 +390,7 @@ def socket_state(
     table = Table.objects.select_related("master").filter(pk=table_id).first()
     if table is None:
         return None
-    room = Room(table=table)
+    room = Room(table=table).load(Part.SEATS)
     seat = room.seat_of(user)
     frame = state_frames(room, only=[seat])[seat]
     if seat is not None:

@@ -37,7 +37,7 @@ from games.table.options import clean_table_options
 from games.table.play import start_game
 from games.table.practice import DEFAULT_LEVEL
 from games.table.refusals import require_user
-from games.table.room import Room, locked_room
+from games.table.room import Part, Room, locked_room
 from games.table.seating import seat_robots, table_create, table_sit
 
 # How long a "Play now" player who chose robots waits for people first.
@@ -85,7 +85,7 @@ def play_now(
     )
     waiting = fitting.filter(seats__user=user).values_list("pk", flat=True).first()
     if waiting is not None:
-        return _robots_later(locked_room(waiting), user, robots)
+        return _robots_later(locked_room(waiting, load=Part.SEATS), user, robots)
     table = (
         fitting.annotate(taken=Count("seats"))
         .filter(taken__lt=F("players"))
@@ -94,9 +94,10 @@ def play_now(
     )
     if table is None:
         table = table_create(master=user, options=values, ip_address=ip_address, matchmaking=True)
-        return _robots_later(locked_room(table.pk), user, robots)
+        return _robots_later(locked_room(table.pk, load=Part.SEATS), user, robots)
     table_sit(table_id=table.pk, user=user, ip_address=ip_address)
-    room = locked_room(table.pk)  # held already: the same row, read again with its seats
+    # Held already: the same row, read again with its seats.
+    room = locked_room(table.pk, load=Part.SEATS | Part.GAME)
     if len(room.seats) == room.table.players:
         start_game(room, by=user)
         return room.table
@@ -122,7 +123,7 @@ def table_fill_robots(*, table_id: int, user: User) -> Table:
     nothing at stake. Any seated player may ask at a "Play now" table, the master at
     another. Locks the table."""
     user = require_user(user)
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME)
     permits.require("robots", room, user)
     return _fill(room, by=user)
 
@@ -153,7 +154,7 @@ def robots_sweep(*, now: Any = None) -> int:
 
 @transaction.atomic
 def _fill_due(table_id: int, *, now: Any) -> int:
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME)
     table = room.table
     if not table.matchmaking or table.robots_at is None or table.robots_at > now:
         return 0

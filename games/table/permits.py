@@ -36,7 +36,7 @@ from accounts.selectors import are_friends, can_chat
 from games.models import Game, Invitation, Table
 from games.table.guests import GUEST_REFUSAL, GUEST_REQUESTS, is_guest
 from games.table.refusals import Refused, require_user
-from games.table.room import NO_GAME, NOT_SEATED, Room
+from games.table.room import NO_GAME, NOT_SEATED, Part, Room
 from rankings.selectors import chips_balance
 
 PLAYING = Table.Status.PLAYING
@@ -272,6 +272,14 @@ KINDS = tuple(CHECKS)
 # of the running game is seated at its table). The others change only with a change that
 # is pushed with the table's summary (a seat taken or left, a game begun or over...).
 GAME_KINDS = ("next_deal", "hint", "cancel", "cancel_answer", "resume")
+# What each check reads of the room (loaded before it asks; a part is read once): the game's
+# requests, the game alone (and its state, for those that ask the engine).
+NEEDS: dict[str, Part] = {
+    **dict.fromkeys(KINDS, Part.SEATS | Part.GAME),
+    **dict.fromkeys(GAME_KINDS, Part.GAME),
+    "next_deal": Part.STATE,
+    "hint": Part.STATE,
+}
 
 
 # --- Asking --------------------------------------------------------------------------------
@@ -284,7 +292,7 @@ def refusal(kind: str, room: Room, user: User) -> Answer:
         return refused
     if kind not in GUEST_REQUESTS and is_guest(user):
         return Refused("invalid", GUEST_REFUSAL)
-    return CHECKS[kind](room, user)
+    return CHECKS[kind](room.load(NEEDS[kind]), user)
 
 
 def require(kind: str, room: Room, user: Any) -> User:
@@ -315,7 +323,7 @@ def seat_may(room: Room, seats: list[int | None], *, table: bool) -> dict[int | 
     spectators' for `SOMEONE`. With the table's summary (`table`) every request is answered;
     after a move only those a move changes, from the game's seats alone."""
     if table:
-        users = {s.seat: s.user for s in room.seats if s.user_id is not None}
+        users = {s.seat: s.user for s in room.load(Part.SEATS).seats if s.user_id is not None}
         return {seat: may(room, SOMEONE if seat is None else users.get(seat)) for seat in seats}
     users = {gs.seat: gs.user for gs in room.game_seats if gs.user_id is not None}
     # A spectator plays no part in the game.
@@ -327,7 +335,7 @@ def seat_may(room: Room, seats: list[int | None], *, table: bool) -> dict[int | 
 def may_for(room: Room, user: Any) -> dict[str, bool]:
     """What `user` may ask at `room` now, whether seated or not (the table page's first
     drawing; a socket narrows the spectators' frames itself)."""
-    if room.seat_of(user) is not None:
+    if room.load(Part.SEATS).seat_of(user) is not None:
         return may(room, user)
     return narrow(may(room, SOMEONE), person(room.table, user))
 

@@ -33,7 +33,7 @@ from games.table.clock import DEADLINE_FIELDS, clear_deadline, schedule
 from games.table.forfeit import game_winner
 from games.table.frames import MOVE, broadcast
 from games.table.refusals import TableError, illegal, malformed, require_user
-from games.table.room import Room, keep_on_commit, locked_room
+from games.table.room import Part, Room, keep_on_commit, locked_room
 from rankings.services import InsufficientChips, SeatResult, chips_stake, game_result_submit
 
 
@@ -67,7 +67,7 @@ def game_start(*, table_id: int, user: User) -> Game:
     """The master starts a game once every seat is taken: the stakes go into the pot, the
     first deal is dealt, each player's address is recorded. Locks the table."""
     user = require_user(user)
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME)
     permits.require("start", room, user)
     return start_game(room, by=user)
 
@@ -95,8 +95,7 @@ def start_game(room: Room, *, by: User) -> Game:
     )
     if game.competitive and game.stake:
         _take_stakes(game=game, seats=seats)
-    room.set_game(game, sorted(game_seats, key=lambda gs: gs.seat))
-    room.state = state
+    room.set_game(game, sorted(game_seats, key=lambda gs: gs.seat), state)
     table.status = Table.Status.PLAYING
     table.save(update_fields=["game", "status"])
     schedule(room)
@@ -117,7 +116,7 @@ def game_act(
     `count`, when given, must be the game's action count: an action sent from an older
     screen is refused (`stale`)."""
     user = require_user(user)
-    room = locked_room(table_id, bump=True)
+    room = locked_room(table_id, load=Part.GAME | Part.STATE, bump=True)
     game_seat = room.player_seat(user)
     game = room.game
     if count is not None and count != game.action_count:
@@ -206,7 +205,7 @@ def _finish(room: Room) -> None:
 def table_after_game(room: Room) -> None:
     """The table waits for the next game; one with no player left closes."""
     table = room.table
-    if any(s.user_id is not None for s in room.seats):
+    if any(s.user_id is not None for s in room.load(Part.SEATS).seats):
         table.status = Table.Status.OPEN
     else:
         table.status = Table.Status.CLOSED
@@ -219,7 +218,7 @@ def game_next_deal(*, table_id: int, user: User) -> Game:
     """Any seated player deals the next deal of a running game once a deal ended. Locks the
     table."""
     user = require_user(user)
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.GAME | Part.STATE)
     permits.require("next_deal", room, user)
     deal_next(room, by=user.username)
     return room.game

@@ -35,7 +35,7 @@ from games.options import DEFAULT_OPTIONS
 from games.robot_names import LEVEL_WORDS
 from games.table.frames import broadcast
 from games.table.guests import GUEST_IDLE_HOURS
-from games.table.room import Room, locked_room
+from games.table.room import Part, Room, locked_room
 from tute_site.typography import labelled
 
 # The levels a player picks, in order, each with a line saying how it plays.
@@ -95,7 +95,7 @@ def practice_close_idle(*, now: Any = None) -> int:
 
 @transaction.atomic
 def _close(table_id: int, *, now: Any) -> int:
-    room = locked_room(table_id, closed=True)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME, closed=True)
     table = room.table
     if table.status != Table.Status.OPEN or TableSocket.objects.filter(table=table).exists():
         return 0
@@ -146,7 +146,7 @@ def _guest_delete(user_id: int, *, now: Any) -> None:
     games."""
     tables = Table.objects.filter(Q(master_id=user_id) | Q(seats__user_id=user_id))
     for table_id in sorted(set(tables.values_list("pk", flat=True))):
-        room = locked_room(table_id, closed=True)
+        room = locked_room(table_id, load=Part.SEATS | Part.GAME, closed=True)
         _closed(room, now=now)
         Game.objects.filter(table_id=table_id).delete()
         Table.objects.filter(pk=table_id).delete()

@@ -40,7 +40,7 @@ from games.table import permits
 from games.table.clock import paced, reschedule
 from games.table.frames import broadcast, table_summary
 from games.table.refusals import require_user
-from games.table.room import Room, locked_room
+from games.table.room import Part, Room, locked_room
 from games.table.seating import unseat
 
 
@@ -49,7 +49,7 @@ def game_resume(*, table_id: int, user: User) -> Game:
     """A player takes their seat back from the robot that played it after three timeouts in
     a row. Locks the table."""
     user = require_user(user)
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME | Part.STATE)
     permits.require("resume", room, user)
     seat = room.seat_of(user)
     game_seat = room.game_seat(seat)
@@ -74,7 +74,7 @@ def game_leave(*, table_id: int, user: User) -> Table:
     abandoned it, so they lose it whatever its result; a robot finishes it for them. They
     leave the table too. Locks the table."""
     user = require_user(user)
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME | Part.STATE)
     permits.require("leave", room, user)
     seat = room.seat_of(user)
     game_seat = room.game_seat(seat)
@@ -95,7 +95,7 @@ def game_seat_abandon(*, game_id: int, seat: int, now: Any = None) -> bool:
     table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
     if table_id is None:
         return False
-    room = locked_room(table_id, closed=True)
+    room = locked_room(table_id, load=Part.GAME | Part.STATE, closed=True)
     game = room.game
     if game is None or game.pk != game_id or game.status != Game.Status.PLAYING:
         return False
@@ -135,9 +135,10 @@ def _away_seat(room: Room, user_id: int, *, away: bool) -> GameSeat | None:
 
 @transaction.atomic
 def table_socket_open(
-    *, table_id: int, user: User, channel_name: str, process_id: Any, ip_address: str | None
+    *, table: Table, user: User, channel_name: str, process_id: Any, ip_address: str | None
 ) -> int | None:
-    """A logged-in user's table socket opened in process `process_id`: the socket is noted,
+    """A logged-in user's table socket opened in process `process_id` at `table` (its row
+    as the socket just read it, with its master): the socket is noted,
     and a seated player's address too, for the next game. Returns the user's seat (None: not
     seated). A spectator changes nothing at the table: their socket takes no lock. A seated
     player whose address changed, or who plays a running game, goes through the door: the
@@ -145,9 +146,6 @@ def table_socket_open(
     two seats share one), and a player who was away is back in their seat, where it
     stands."""
     if user is None or not user.is_authenticated:
-        return None
-    table = Table.objects.select_related("master").filter(pk=table_id).first()
-    if table is None:
         return None
     note_socket(
         TableSocket, channel_name=channel_name, process_id=process_id, table=table, user=user
@@ -162,7 +160,7 @@ def table_socket_open(
         # Through the door, after the socket's row: a socket of theirs closing at the same
         # moment (a reload) either sees this one or has made them away, and then they are
         # back at once.
-        _arrive(table_id, user, ip_address if moved else None)
+        _arrive(table.pk, user, ip_address if moved else None)
     return seat
 
 
@@ -170,7 +168,7 @@ def _arrive(table_id: int, user: User, address: str | None) -> None:
     """A seated player opened a socket, from `address` if it is a new one: it is written;
     if they were away from a running game, they are back, and the robot gives their seat
     back. Locks the table."""
-    room = locked_room(table_id, closed=True)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME | Part.STATE, closed=True)
     moved = address is not None and _new_address(room, user, address)
     game_seat = _away_seat(room, user.pk, away=True)
     if game_seat is None:
@@ -226,7 +224,7 @@ def table_socket_close(*, channel_name: str, now: Any = None) -> None:
         if not TableSocket.objects.filter(table_id=row.table_id, user_id=row.user_id).exists():
             lobby_watchers_changed(Room(table=row.table))
         return
-    room = locked_room(row.table_id, closed=True)
+    room = locked_room(row.table_id, load=Part.SEATS | Part.GAME | Part.STATE, closed=True)
     TableSocket.objects.filter(pk=channel_name).delete()
     if TableSocket.objects.filter(table_id=row.table_id, user_id=row.user_id).exists():
         return
@@ -251,7 +249,7 @@ def lobby_watchers_changed(room: Room) -> None:
     committed (the table's own sockets are not told: a watcher changes nothing there)."""
     if room.table.status == Table.Status.CLOSED:
         return
-    summary = table_summary(table=room.table, seats=room.seats)
+    summary = table_summary(table=room.table, seats=room.load(Part.SEATS).seats)
     transaction.on_commit(lambda: push.send([push.lobby_message(summary)]), robust=True)
 
 

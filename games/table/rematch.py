@@ -26,7 +26,7 @@ from games.table.frames import broadcast
 from games.table.permits import open_offer
 from games.table.play import start_game
 from games.table.refusals import require_user
-from games.table.room import Room, locked_room
+from games.table.room import Part, Room, locked_room
 
 
 def _everyone_in(room: Room, accepted: list[int], by: User) -> bool:
@@ -46,7 +46,7 @@ def rematch_offer(*, table_id: int, user: User) -> Table:
     """`user`, seated at a table whose game is over, offers the next game with the same
     players (an open offer is accepted instead). Locks the table."""
     user = require_user(user)
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME)
     permits.require("rematch", room, user)
     table = room.table
     offer = {"game": table.game_id, "by": user.pk, "accepted": [user.pk]}
@@ -74,7 +74,7 @@ def rematch_answer(*, table_id: int, user: User, accept: bool) -> Table:
     """`user` accepts or declines the open rematch offer: once everyone seated accepted,
     the next game starts; a decline ends the offer. Locks the table."""
     user = require_user(user)
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME)
     permits.require("rematch_answer", room, user)
     table = room.table
     offer = open_offer(table)

@@ -28,7 +28,7 @@ from games.engine import Action
 from games.models import Deadline
 from games.table.clock import TAKEOVER_ROBOT, due
 from games.table.play import apply, deal_next
-from games.table.room import Room, locked_room, read_room
+from games.table.room import NOTHING, Part, Room, locked_room, read_room
 
 # Robots that act one after the other with no delay are chained in one timer run, up to this.
 MAX_CHAINED_ACTIONS = 400
@@ -62,7 +62,7 @@ def game_timer_fire(*, game_id: int, count: int, now: Any = None) -> int:
         at = now or timezone.now()
         if room is None or not due(room.game, expected, at):
             break
-        action, robot = robot_choice(room)
+        action, robot = robot_choice(room.load(Part.STATE))
         room = game_timer_act(room=room, action=action, robot=robot, now=at)
         if room is None:
             break
@@ -82,14 +82,16 @@ def game_timer_act(
     game = room.game
     timer = (game.pk, game.deadline_kind, game.deadline_seat, game.deadline_count, game.deal_count)
     kind, seat, count = timer[1:4]
-    locked = locked_room(room.table.pk, bump=True, closed=True)
+    # The lock alone: the room read to think on is the table's still if nothing happened.
+    locked = locked_room(room.table.pk, load=NOTHING, bump=True, closed=True)
     if locked.table.version == room.table.version + 1:
         # Nothing happened at the table since `room` was read: it is the table's still.
         room.table.version, room.bumped = locked.table.version, True
     else:
         # Something did (a player came back, a move): act only if the timer still stands,
         # on the room as it is now. The position is the same if the counts are.
-        room, game = locked, locked.game
+        room = locked.load(Part.GAME | Part.STATE)
+        game = room.game
         if (
             game is None
             or (

@@ -2,9 +2,11 @@
 
 Every change at a table starts with `locked_room`: it takes the table's row with the lock
 (so any number of processes can serve one table) and reads it in the same statement. The
-rest of the room (the seats, the running game with its seats, the engine state) is read the
-first time a service asks for it, once, after the lock: nothing a service reads is older
-than the lock, and nothing is read twice.
+rest of the room (the `Part`s: the seats, the running game with its seats, the engine
+state) is read right after the lock, and only what the call says (`load=`); a part needed
+later is read by an explicit `Room.load`, which reads nothing twice. A room's properties
+never read the database: a part nobody loaded is a mistake (`NotLoaded`), not a query.
+Nothing a service reads is older than the lock.
 
 The table's `version` counts the changes pushed to its sockets (docs/protocol.md). Every
 change to a room's rows (table, seats, game, game seats) is pushed, so the version also
@@ -21,6 +23,7 @@ its holder left it); the game is read by the next statement, after the lock was 
 
 from __future__ import annotations
 
+import enum
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -36,56 +39,92 @@ from games.table import sql
 from games.table.record import Fetched, game_state, known_counts
 from games.table.refusals import Refused, TableError
 
-_UNSET: Any = object()
+
+class Part(enum.Flag):
+    """What a room holds besides the table's row: a service says which parts it reads
+    (`locked_room(load=...)`, `Room.load`), and nothing else is read for it."""
+
+    SEATS = enum.auto()  # the table's seats with their users, one statement
+    GAME = enum.auto()  # the current game with its seats and its open proposal, one statement
+    STATE = enum.auto()  # the game's engine state: this process's cache, or rows read with GAME
+
+
+NOTHING = Part(0)
+
+
+class NotLoaded(RuntimeError):
+    """A service used a part of its room that it did not say it reads: a mistake in the
+    service, never the player's."""
 
 
 @dataclass(eq=False)
 class Room:
     """One table as a service sees it under the lock. `bumped`: the locking statement
-    already counted this change in the table's version."""
+    already counted this change in the table's version. Its properties only return what was
+    loaded (`load`): none of them reads the database."""
 
     table: Table
     bumped: bool = False
-    _seats: list[TableSeat] | None = None
-    _game: Game | None = _UNSET
+    loaded: Part = NOTHING
+    _seats: list[TableSeat] = field(default_factory=list)
+    _game: Game | None = None
     _game_seats: list[GameSeat] = field(default_factory=list)
-    _proposal: CancelProposal | None = _UNSET
+    _proposal: CancelProposal | None = None
     _state: GameState | None = None
     _fetched: Fetched | None = None
+
+    def load(self, parts: Part) -> Room:
+        """Read the parts of `parts` this room does not hold yet (the state needs the
+        game); returns the room."""
+        if Part.STATE in parts:
+            parts |= Part.GAME
+        missing = parts & ~self.loaded
+        if Part.SEATS in missing:
+            self._seats = list(self.table.seats.select_related("user").order_by("seat"))
+        if Part.GAME in missing:
+            self._read_game()
+        if Part.STATE in missing and self._game is not None:
+            self._state = game_state(game=self._game, fetched=self._fetched)
+            self._fetched = None  # caught up once: a later state is the cache's
+        self.loaded |= missing
+        return self
+
+    def reload(self, parts: Part) -> Room:
+        """Read `parts` again: the service just wrote them."""
+        self.loaded &= ~parts
+        return self.load(parts)
+
+    def _need(self, part: Part) -> None:
+        if part not in self.loaded:
+            raise NotLoaded(f"table {self.table.pk}'s room was loaded without its {part.name}")
 
     @property
     def seats(self) -> list[TableSeat]:
         """The table's seats with their users, in seat order."""
-        if self._seats is None:
-            self._seats = list(self.table.seats.select_related("user").order_by("seat"))
+        self._need(Part.SEATS)
         return self._seats
-
-    def seats_changed(self) -> None:
-        """The table's seats were written: read them again when next asked."""
-        self._seats = None
 
     @property
     def game(self) -> Game | None:
-        """The table's current (or last) game, read with its seats in one statement."""
-        if self._game is _UNSET:
-            self._load_game()
+        """The table's current (or last) game."""
+        self._need(Part.GAME)
         return self._game
 
     @property
     def game_seats(self) -> list[GameSeat]:
         """The game's seats with their users, in seat order."""
-        if self._game is _UNSET:
-            self._load_game()
+        self._need(Part.GAME)
         return self._game_seats
 
-    def _load_game(self) -> None:
-        self._game, self._game_seats = None, []
+    def _read_game(self) -> None:
+        self._game, self._game_seats, self._proposal = None, [], None
         if self.table.game_id is not None:
             game_id = self.table.game_id
             read = sql.read_game(game_id, known=known_counts(game_id))
             self._take(read.seats, _fetched(read))
 
     def _take(self, rows: list[GameSeat], fetched: Fetched | None) -> None:
+        self.loaded |= Part.GAME
         if not rows:
             return
         game = rows[0].game  # one object, shared by the seats (`_game_rows`)
@@ -94,46 +133,36 @@ class Room:
         self._fetched = fetched
         self.table.game = game
 
-    def set_game(self, game: Game, game_seats: list[GameSeat]) -> None:
-        """A game just started at this table."""
+    def set_game(self, game: Game, game_seats: list[GameSeat], state: GameState) -> None:
+        """A game just started at this table, in `state`."""
         self.table.game = game
-        self._game, self._game_seats, self._proposal, self._state = game, game_seats, None, None
+        self._game, self._game_seats, self._proposal = game, game_seats, None
+        self._state = state
+        self.loaded |= Part.GAME | Part.STATE
 
     @property
     def state(self) -> GameState | None:
         """The engine state of the table's game (None without a game). Services change it
         in place as they apply actions."""
-        if self._state is None and self.game is not None:
-            self._state = game_state(game=self.game, fetched=self._fetched)
-            self._fetched = None  # caught up once: a later state is the cache's
+        self._need(Part.STATE)
         return self._state
-
-    @state.setter
-    def state(self, value: GameState) -> None:
-        self._state = value
 
     def hand_over_state(self) -> None:
         """The state was given to this process's cache (games/table/record.py) as the
-        game's state once committed: it is not changed again here. The next service on this
-        room reads it again, from the cache."""
+        game's state once committed: it is not changed again here. A service that goes on
+        with this room loads it again (`load(Part.STATE)`), from the cache."""
         self._state = None
+        self.loaded &= ~Part.STATE
 
     @property
     def proposal(self) -> CancelProposal | None:
-        """The game's open proposal to cancel, if any."""
-        if self._proposal is _UNSET:
-            game = self.game
-            self._proposal = (
-                None
-                if game is None
-                else CancelProposal.objects.filter(
-                    game=game, status=CancelProposal.Status.OPEN
-                ).first()
-            )
+        """The game's open proposal to cancel, if any (read with the game)."""
+        self._need(Part.GAME)
         return self._proposal
 
     @proposal.setter
     def proposal(self, value: CancelProposal | None) -> None:
+        self._need(Part.GAME)
         self._proposal = value
 
     @property
@@ -182,28 +211,14 @@ class Room:
 
     def refuse_player(self, user: User) -> Refused | None:
         """Anyone who does not play the running game: not seated, no game running, or
-        abandoned. Reads the table's seats only to refuse: a player of the running game is
-        found among the game's seats alone."""
-        if self._player_game_seat(user) is not None:
-            return None
-        seat = self.seat_of(user)
-        if seat is None:
+        abandoned. While a game runs, its seats alone answer (a player of the running game
+        is seated at its table); otherwise the table's seats say which refusal."""
+        if not self.playing:
+            return NOT_SEATED if self.load(Part.SEATS).seat_of(user) is None else NO_GAME
+        mine = next((gs for gs in self.game_seats if gs.user_id == user.pk), None)
+        if mine is None or user.pk is None:
             return NOT_SEATED
-        if not self.playing:
-            return NO_GAME
-        return ABANDONED if self.game_seat(seat).abandoned else None
-
-    def _player_game_seat(self, user: User) -> GameSeat | None:
-        if not self.playing:
-            return None
-        return next(
-            (
-                gs
-                for gs in self.game_seats
-                if gs.user_id is not None and gs.user_id == user.pk and not gs.abandoned
-            ),
-            None,
-        )
+        return ABANDONED if mine.abandoned else None
 
     def require_open(self) -> None:
         _raise(self.refuse_open())
@@ -224,8 +239,7 @@ class Room:
     def player_seat(self, user: User) -> GameSeat:
         """The running game's seat `user` plays, refusing (`refuse_player`) anyone else."""
         _raise(self.refuse_player(user))
-        mine = self._player_game_seat(user)
-        return mine if mine is not None else self.game_seat(self.seat_of(user))
+        return next(gs for gs in self.game_seats if gs.user_id == user.pk)
 
     def playing_seat(self, seat: int) -> GameSeat:
         game_seat = self.game_seat(seat)
@@ -250,9 +264,10 @@ def _table_id(table_id: Any) -> int:
     return table_id
 
 
-def locked_room(table_id: Any, *, bump: bool = False, closed: bool = False) -> Room:
-    """The room of table `table_id`, its row locked until the transaction ends. Every change
-    at a table starts here. Refuses an unknown table, and a closed one unless `closed`.
+def locked_room(table_id: Any, *, load: Part, bump: bool = False, closed: bool = False) -> Room:
+    """The room of table `table_id`, its row locked until the transaction ends, holding the
+    parts of `load`. Every change at a table starts here. Refuses an unknown table, and a
+    closed one unless `closed`.
 
     `bump`: the caller's change will be pushed whatever happens (a move): the locking
     statement counts it in the version too, one statement for both."""
@@ -273,7 +288,7 @@ def locked_room(table_id: Any, *, bump: bool = False, closed: bool = False) -> R
         room._proposal = kept[2]
     if not closed:
         room.require_open()
-    return room
+    return room.load(load)
 
 
 # table id -> (created, version, game seats (with their game), open proposal): the room as
@@ -315,14 +330,15 @@ def keep_on_commit(room: Room) -> None:
 
 def read_room(game_id: int) -> Room | None:
     """The room of the table where game `game_id` is played, read without any lock, in one
-    statement: for a robot to think on (`Room.table.version` says later whether it is still
-    current). None if the game is not the current game of a table."""
+    statement, with its game and state: for a robot to think on (`Room.table.version` says
+    later whether it is still current). None if the game is not the current game of a
+    table."""
     read = sql.read_game(game_id, known=known_counts(game_id), table=True)
     if not read.seats:
         return None
     room = Room(table=read.table)
     room._take(read.seats, _fetched(read))
-    return room
+    return room.load(Part.STATE)
 
 
 def _fetched(read: sql.GameRead) -> Fetched | None:

@@ -34,7 +34,7 @@ from games.table.options import clean_table_options, table_options
 from games.table.people import notify_invited
 from games.table.play import start_game
 from games.table.refusals import TableError, require_user
-from games.table.room import Room, locked_room
+from games.table.room import Part, Room, locked_room
 from rankings.selectors import chips_balance
 
 
@@ -111,7 +111,7 @@ def seat_robots(room: Room) -> None:
         for n in range(table.players)
         if n not in taken
     )
-    room.seats_changed()
+    room.reload(Part.SEATS)
 
 
 @transaction.atomic
@@ -123,7 +123,7 @@ def table_sit(
     A seat needs the stake in chips; a private table needs an invitation or the master's
     friendship; nobody sits down while a game runs."""
     user = require_user(user)
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME)
     permits.require("sit", room, user)
     table = room.table
     taken = {s.seat for s in room.seats}
@@ -136,7 +136,7 @@ def table_sit(
     TableSeat.objects.create(table=table, seat=seat, user=user, ip_address=ip_address)
     if Invitation.objects.filter(table=table, user=user).exists():
         notify_invited(user.pk)  # accepted: one invitation fewer in their header
-    room.seats_changed()
+    room.reload(Part.SEATS)
     broadcast(room, {"kind": "sit", "by": user.username, "seat": seat}, table=True)
     return table
 
@@ -148,7 +148,7 @@ def table_stand(*, table_id: int, user: User) -> Table:
     When the master stands, the player in the lowest seat becomes master; when nobody is
     left, the table closes."""
     user = require_user(user)
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME)
     permits.require("stand", room, user)
     seat = room.seat_of(user)
     unseat(room, user)
@@ -163,7 +163,7 @@ def unseat(room: Room, user: User) -> None:
     table = room.table
     TableSeat.objects.filter(table=table, user=user).delete()
     humans = [s for s in room.seats if s.user_id is not None and s.user_id != user.pk]
-    room.seats_changed()
+    room.reload(Part.SEATS)
     if table.master_id == user.pk and humans:
         table.master = humans[0].user
         table.save(update_fields=["master"])
@@ -178,7 +178,7 @@ def table_set_options(*, table_id: int, user: User, options: Mapping[str, Any]) 
     """The master changes options, only while no game runs; everyone at the table is told at
     once. Locks the table."""
     user = require_user(user)
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME)
     permits.require("options", room, user)
     table = room.table
     current = table_options(table)
@@ -217,7 +217,7 @@ def table_set_options(*, table_id: int, user: User, options: Mapping[str, Any]) 
 def table_invite(*, table_id: int, user: User, username: str) -> Invitation:
     """The master invites a player, by username, to sit at the table. Locks the table."""
     user = require_user(user)
-    room = locked_room(table_id)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME)
     permits.require("invite", room, user)
     name = username.strip() if isinstance(username, str) else ""
     if not name:
@@ -262,7 +262,7 @@ def table_for_players(
         TableSeat(table=table, seat=n, user=user, ip_address=ip_address)
         for n, (user, ip_address) in enumerate(players)
     )
-    room = Room(table=table)  # nobody else knows of it yet: nothing to lock
+    room = Room(table=table).load(Part.SEATS)  # nobody else knows of it yet: no lock
     start_game(room, by=master)
     return room
 
@@ -271,7 +271,7 @@ def table_for_players(
 def table_done(*, table_id: int, by: str | None = None) -> Table:
     """A table made for one game closes once its game is over (its players stay seated in
     its record): its sockets are told, and the lobby. Locks the table."""
-    room = locked_room(table_id, closed=True)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME, closed=True)
     table = room.table
     if table.status == Table.Status.CLOSED:
         return table
@@ -289,7 +289,7 @@ def table_close(*, table_id: int, moderator: User, reason: str = "") -> Table:
     refund touches)."""
     if not (moderator.is_staff and moderator.has_perm("games.close_table")):
         raise TableError("not_master", _("Only moderators may close a table."))
-    room = locked_room(table_id, closed=True)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME, closed=True)
     table = room.table
     if table.status == Table.Status.CLOSED:
         return table
@@ -326,7 +326,7 @@ def banned_leaves_tables(*, user_id: int) -> int:
 def _banned_leaves(*, table_id: int, user_id: int) -> bool:
     """The banned player `user_id` leaves the table `table_id` if no game runs there, and
     closes it if they are its master; whether it changed. Locks the table."""
-    room = locked_room(table_id, closed=True)
+    room = locked_room(table_id, load=Part.SEATS | Part.GAME, closed=True)
     table = room.table
     seat = next((s for s in room.seats if s.user_id == user_id), None)
     if table.status != Table.Status.OPEN or seat is None:

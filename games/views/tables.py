@@ -23,7 +23,7 @@ from games.robot_names import LEVEL_WORDS, SEAT_NAMES, robot_name
 from games.table import permits, requests, seating
 from games.table.frames import table_summary
 from games.table.refusals import TableError
-from games.table.room import Room
+from games.table.room import Part, Room
 from games.views.table_strings import TABLE_STRINGS, all_cards
 
 # The lobby's script has the watchers' words counted up to this many (then the last one).
@@ -113,7 +113,7 @@ def table_detail(request, pk: int, options_form: TableOptionsForm | None = None)
     # An arena game's table links back to its arena (games.arenas's `arena_game`).
     tables = Table.objects.select_related("master", "arena_game__arena")
     table = get_object_or_404(tables, pk=pk)
-    room = Room(table=table)  # its seats read once, for the summary and what may be asked
+    room = Room(table=table).load(Part.SEATS)  # read once: the summary, what may be asked
     summary = table_summary(table=table, seats=room.seats)
     if options_form is None:
         options_form = TableOptionsForm(initial=summary["options"], auto_id="opt_%s")

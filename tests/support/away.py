@@ -29,7 +29,7 @@ def seated_and_connected(options: dict, players: int) -> tuple[Table, list]:
     play.game_start(table_id=table.pk, user=users[0])
     for seat, user in enumerate(users):
         presence.table_socket_open(
-            table_id=table.pk,
+            table=Table.objects.get(pk=table.pk),
             user=user,
             channel_name=f"s{seat}",
             process_id=PROCESS,

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import timers
-from games.models import Game, GameSeat
+from games.models import Game, GameSeat, Table
 from games.table import forfeit, play, presence
 from games.table.record import game_state
 from rankings.models import RatingChange, TrophyAward, XpEvent
@@ -159,7 +159,7 @@ def test_a_player_back_within_the_grace_time_finds_the_game_where_the_timer_left
         # Back within the grace period, with 12 seconds of that turn gone.
         clock.shift(12)
         presence.table_socket_open(
-            table_id=table.pk,
+            table=Table.objects.get(pk=table.pk),
             user=users[seat],
             channel_name=f"s{seat}-back",
             process_id=PROCESS,

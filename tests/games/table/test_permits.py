@@ -19,7 +19,7 @@ from games.table import cancel, permits, play, rematch, requests, robots, seatin
 from games.table.frames import MOVE, socket_state, update_frames
 from games.table.record import game_state
 from games.table.refusals import TableError
-from games.table.room import Room
+from games.table.room import Part, Room
 from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -246,3 +246,5 @@ def test_a_moves_update_says_the_same_as_the_whole_state(moment):
         whole = frame_may(table.pk, user)
         assert frames[seat]["may"] == {kind: whole[kind] for kind in permits.GAME_KINDS}
     assert not any(frames[None]["may"].values())
+    # The table's seats were never read for it.
+    assert Part.SEATS not in room.loaded

@@ -207,7 +207,7 @@ def test_after_the_grace_period_the_player_has_abandoned_and_loses():
     game = current(table.pk)
     for seat, user in enumerate(users):
         presence.table_socket_open(
-            table_id=table.pk,
+            table=Table.objects.get(pk=table.pk),
             user=user,
             channel_name=f"c{seat}",
             process_id=PROCESS,
@@ -225,7 +225,11 @@ def test_after_the_grace_period_the_player_has_abandoned_and_loses():
     assert GameSeat.objects.get(pk=gone.pk).abandoned
     # Coming back now changes nothing: the robot finishes the game.
     presence.table_socket_open(
-        table_id=table.pk, user=users[0], channel_name="c0b", process_id=PROCESS, ip_address=None
+        table=Table.objects.get(pk=table.pk),
+        user=users[0],
+        channel_name="c0b",
+        process_id=PROCESS,
+        ip_address=None,
     )
     with pytest.raises(refusals.TableError) as refused:
         cancel.game_cancel_propose(table_id=table.pk, user=users[0])
@@ -307,7 +311,11 @@ def test_a_killed_process_counts_its_players_away():
     table, users = seated_table({"variant": "habanero", "move_time": 300}, 2)
     play.game_start(table_id=table.pk, user=users[0])
     presence.table_socket_open(
-        table_id=table.pk, user=users[1], channel_name="dead", process_id=PROCESS, ip_address=None
+        table=Table.objects.get(pk=table.pk),
+        user=users[1],
+        channel_name="dead",
+        process_id=PROCESS,
+        ip_address=None,
     )
     presence.server_process_beat(process_id=PROCESS)
     later = timezone.now() + timedelta(minutes=1)
@@ -323,7 +331,11 @@ def test_the_process_that_sweeps_is_never_taken_for_dead_however_late_its_beat()
     table, users = seated_table({"variant": "habanero", "move_time": 300}, 2)
     play.game_start(table_id=table.pk, user=users[0])
     presence.table_socket_open(
-        table_id=table.pk, user=users[1], channel_name="mine", process_id=PROCESS, ip_address=None
+        table=Table.objects.get(pk=table.pk),
+        user=users[1],
+        channel_name="mine",
+        process_id=PROCESS,
+        ip_address=None,
     )
     presence.server_process_beat(process_id=PROCESS)
     later = timezone.now() + timedelta(minutes=1)
