@@ -24,3 +24,8 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import signals  # noqa: F401 - a mute reaches the player's tables
+        from games.events import subscribe
+        from games.tasks import analyse_ended_game
+
+        # A finished game's analysis is queued as soon as its end is committed.
+        subscribe(analyse_ended_game)

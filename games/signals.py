@@ -1,8 +1,5 @@
-"""Games' receivers: a finished game is analysed; a player muted or unmuted while at a table
-hears it there at once; a banned player leaves the tables that wait for players.
-
-A game's end is committed by the live-play wing (games/table/play.py), which knows nothing of
-the analysis: `game_over` queues it here (games/tasks.py, at low priority).
+"""Games' receivers: a player muted or unmuted while at a table hears it there at once; a
+banned player leaves the tables that wait for players.
 
 A mute is written by `accounts.services`, which knows nothing of tables; here, once it is
 committed, each table the player sits at gets a `mute` frame on the player's own seat group
@@ -21,9 +18,8 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import ModerationAction
-from games import push, tasks
-from games.models import Game, Table, TableSeat
-from games.table import game_over
+from games import push
+from games.models import Table, TableSeat
 from games.table.seating import banned_leaves_tables
 
 
@@ -51,8 +47,3 @@ def mute_reaches_the_table(sender, instance: ModerationAction, created: bool, **
 def banned_leave_their_tables(sender, instance: ModerationAction, created: bool, **kwargs) -> None:
     if created and instance.target_id is not None and instance.kind == ModerationAction.Kind.BAN:
         banned_leaves_tables(user_id=instance.target_id)
-
-
-@receiver(game_over, sender=Game, dispatch_uid="games_analyse_a_finished_game")
-def analyse_a_finished_game(sender, game_id: int, **kwargs) -> None:
-    tasks.game_analysis_queue(game_id)

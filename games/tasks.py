@@ -1,5 +1,6 @@
 """Celery tasks of live play: the timer sweep (queued by beat every second) and the firing of
-one game's timer, where robots think (games/timers.py).
+one game's timer, where robots think (games/timers.py); and a finished game's analysis,
+queued when its end is published (games/events.py).
 
 Their "received" and "succeeded" lines are at DEBUG (tute_site/celery.py); the sweep says at
 INFO what it fired, and nothing when nothing was due."""
@@ -8,10 +9,10 @@ import logging
 from typing import Any
 
 from celery import shared_task
-from django.dispatch import Signal
 from kombu.exceptions import OperationalError
 
 from games import timers
+from games.events import GameEnded
 from games.table import robots
 
 logger = logging.getLogger(__name__)
@@ -55,16 +56,11 @@ def fire_timer(game_id: int, count: int) -> int:
     return robots.game_timer_fire(game_id=game_id, count=count)
 
 
-# Sent by the analysis task once a finished game's analysis is stored, with `game_id`: what
-# follows it on the slow lane listens (the puzzles' mining, games/puzzles/apps.py).
-analysis_stored = Signal()
-
-
-def queue_for_game(task: Any, game_id: int, what: str) -> None:
-    """Queue ``task`` for one game at low priority. A broker that is down loses only ``what``
-    (a sweep does it later)."""
+def queue_for_game(task: Any, game_id: int, what: str, **kwargs: Any) -> None:
+    """Queue ``task`` for one game (and ``kwargs``) at low priority. A broker that is down
+    loses only ``what`` (a sweep does it later)."""
     try:
-        task.apply_async((game_id,), priority=LOW_PRIORITY)
+        task.apply_async((game_id,), kwargs or None, priority=LOW_PRIORITY)
     except OperationalError as exc:
         logger.warning("%s of game %s not queued: %r", what, game_id, exc)
 
@@ -75,6 +71,13 @@ def game_analysis_queue(game_id: int) -> None:
     queue_for_game(analyse_game, game_id, "analysis")
 
 
+def analyse_ended_game(event: GameEnded) -> None:
+    """A game's end, committed (games/events.py): a finished game's analysis is queued;
+    never a cancelled game's, nor a guest's practice."""
+    if event.finished and not event.guest_practice:
+        game_analysis_queue(event.game_id)
+
+
 @shared_task(
     name="games.analyse_game",
     ignore_result=True,
@@ -83,15 +86,11 @@ def game_analysis_queue(game_id: int) -> None:
     lane="slow",  # its own queue and worker: never ahead of an award or a timer
 )
 def analyse_game(game_id: int) -> bool:
-    """Analyse one finished game (games/analysis.py), queued at low priority when it ends,
-    then say so (`analysis_stored`: the puzzles' mining follows). Run twice, it computes
-    once. True when the game has its analysis (now or before)."""
+    """Analyse one finished game (games/analysis.py), queued at low priority when it ends.
+    Run twice, it computes once. True when the game has its analysis (now or before)."""
     from games.analysis import game_analysis_compute
 
-    analysed = game_analysis_compute(game_id=game_id) is not None
-    if analysed:
-        analysis_stored.send(sender=None, game_id=game_id)
-    return analysed
+    return game_analysis_compute(game_id=game_id) is not None
 
 
 @shared_task(name="games.analysis_sweep", ignore_result=True)

@@ -16,11 +16,11 @@ class ArenasConfig(AppConfig):
     )
 
     def ready(self) -> None:
-        from games import server
+        from games import events, server
         from games.arenas import tasks
-        from games.table import game_over
 
         # An arena game's score is counted as soon as its end is committed.
-        game_over.connect(tasks.arena_game_over, dispatch_uid="arenas_game_over")
+        events.subscribe(tasks.arena_game_ended)
         # Without Redis (no beat), the daphne process's own loop queues the arenas' tick.
-        server.EMBEDDED_SWEEPS.append(tasks.tick)
+        if tasks.tick not in server.EMBEDDED_SWEEPS:
+            server.EMBEDDED_SWEEPS.append(tasks.tick)

@@ -1,13 +1,14 @@
 """Celery tasks of the arenas: the tick (beat queues it every second) and one game's score,
-queued when an arena game's end is committed. Both are safe to run twice: the tick scores
-whatever a lost task left unscored, and a game is scored once (games/arenas/scoring.py)."""
+queued when an arena game's end is published (games/events.py). Both are safe to run twice:
+the tick scores whatever a lost task left unscored, and a game is scored once
+(games/arenas/scoring.py)."""
 
 import logging
 
 from celery import shared_task
 from kombu.exceptions import OperationalError
 
-from games.arenas.models import ArenaGame
+from games.events import GameEnded
 
 logger = logging.getLogger(__name__)
 
@@ -33,12 +34,13 @@ def score_game(game_id: int) -> bool:
     return arena_game_score(game_id=game_id)
 
 
-def arena_game_over(sender, game_id: int, **kwargs) -> None:
-    """`game_over` (games/table/play.py), once the end is committed: an arena game's score
-    is queued. A broker that is down loses nothing: the next tick scores it."""
-    if not ArenaGame.objects.filter(game_id=game_id).exists():
+def arena_game_ended(event: GameEnded) -> None:
+    """A game's end, committed (games/events.py): an arena game's score is queued. Any
+    other game returns at once, on the event alone: no query on the thread that ended it. A
+    broker that is down loses nothing: the next tick scores it."""
+    if not event.arena:
         return
     try:
-        score_game.delay(game_id)
+        score_game.delay(event.game_id)
     except OperationalError as exc:
-        logger.warning("score of arena game %s not queued: %r", game_id, exc)
+        logger.warning("score of arena game %s not queued: %r", event.game_id, exc)

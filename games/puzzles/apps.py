@@ -10,8 +10,9 @@ class PuzzlesConfig(AppConfig):
     moderator_permissions = (("puzzles", "view_puzzle"),)
 
     def ready(self) -> None:
+        from games import events
         from games.puzzles import tasks
-        from games.tasks import analysis_stored
 
-        # Once a finished game's analysis is stored, on the slow lane: its puzzles.
-        analysis_stored.connect(tasks.after_analysis, dispatch_uid="puzzles_after_analysis")
+        # Once a finished game's end is committed, on the slow lane after its analysis: its
+        # puzzles.
+        events.subscribe(tasks.mine_ended_game)

@@ -1,20 +1,32 @@
 """The puzzles' background work: mining a finished game (on the slow lane, at low priority,
-queued once the game's analysis is stored) and the sweep of games whose mining was lost."""
+queued when its end is published, after its analysis) and the sweep of games whose mining
+was lost.
+
+The mining follows the analysis: a game's end queues both, the analysis first (the games
+app subscribes before the puzzles, and the slow lane serves one task at a time, in order),
+and the mining of a game that is analysed makes sure of its analysis before it mines: it
+finds it stored, or computes it if its task was lost. A guest's practice is never analysed:
+it is mined at once."""
 
 from celery import shared_task
 
+from games.events import GameEnded
 from games.tasks import queue_for_game
 
 
-def puzzles_mining_queue(game_id: int) -> None:
-    """Queue the mining of a finished game at low priority. A broker that is down loses only
-    the mining: the sweep does it later."""
-    queue_for_game(mine_game, game_id, "puzzles")
+def puzzles_mining_queue(game_id: int, *, analyse: bool = False) -> None:
+    """Queue the mining of a finished game at low priority, after its analysis when
+    `analyse`. A broker that is down loses only the mining: the sweep does it later."""
+    queue_for_game(mine_game, game_id, "puzzles", analyse=analyse)
 
 
-def after_analysis(sender: object, game_id: int, **kwargs: object) -> None:
-    """Once a game's analysis is stored (games.tasks.analysis_stored), its mining follows."""
-    puzzles_mining_queue(game_id)
+def mine_ended_game(event: GameEnded) -> None:
+    """A game's end, committed (games/events.py): a finished 2-player game of a mined
+    variant is queued for its mining, after its analysis unless it is a guest's practice."""
+    from games.puzzles.store import MINED_VARIANTS
+
+    if event.finished and event.variant in MINED_VARIANTS and event.players == 2:
+        puzzles_mining_queue(event.game_id, analyse=not event.guest_practice)
 
 
 # Games mined a second at most, per worker.
@@ -32,11 +44,15 @@ MINING_RATE = "2/s"
     # nice 19 (docs/benchmarks.md). Finished games come far slower than this.
     rate_limit=MINING_RATE,
 )
-def mine_game(game_id: int) -> int | None:
-    """Mine one finished game for puzzles (games/puzzles/store.py). Run twice, it stores its
-    puzzles once. How many the game gave."""
+def mine_game(game_id: int, analyse: bool = False) -> int | None:
+    """Mine one finished game for puzzles (games/puzzles/store.py), after its analysis
+    (games/analysis.py) when `analyse`: stored already, or computed now. Run twice, it
+    stores its puzzles once. How many the game gave."""
+    from games.analysis import game_analysis_compute
     from games.puzzles.store import puzzles_mine_game
 
+    if analyse:
+        game_analysis_compute(game_id=game_id)
     return puzzles_mine_game(game_id=game_id)
 
 

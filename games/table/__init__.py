@@ -6,12 +6,8 @@ service works on that room and the frames are built from it.
 
 The rest of the site comes in through the wing's doors: `requests` (a request from a socket
 or a page, handled), `seating` (tables opened and closed for players, as the arenas do),
-`options` (the check of a table's options), `refusals` (`TableError`, the one refusal, and
-`require_user`, the one login check) and `game_over` below. The arenas use no other module
-of the wing (tests/site/test_layering.py).
+`options` (the check of a table's options) and `refusals` (`TableError`, the one refusal, and
+`require_user`, the one login check). The arenas use no other module of the wing
+(tests/site/test_layering.py). The wing tells no one that a game ended: it publishes the
+end (games/events.py), and whoever cares subscribes.
 """
-
-from django.dispatch import Signal
-
-# Sent once a finished game's end is committed, with its `game_id` (games/table/play.py).
-game_over = Signal()

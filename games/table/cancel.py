@@ -17,20 +17,22 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games.events import Ending
 from games.models import CancelProposal, Game, GameSeat
 from games.table import permits, record
 from games.table.clock import DEADLINE_FIELDS, clear_deadline
 from games.table.frames import broadcast
-from games.table.play import table_after_game
+from games.table.play import end_game
 from games.table.refusals import require_user
 from games.table.room import Part, Room, locked_room
 from rankings.services import chips_refund
 
 
-def void_game(room: Room, *, key: str) -> None:
+def void_game(room: Room, *, key: str, push: dict[str, Any]) -> None:
     """Cancel the running game of a locked room: no XP, no ranking, no statistics (it is
     never handed to rankings), every stake refunded but the abandoners' (RULES.md §11:
-    theirs goes to the bank). Its record is folded whole, as a finished game's."""
+    theirs goes to the bank). Its record is folded whole, as a finished game's. It ends as
+    every game does (games/table/play.py `end_game`), everyone pushed `push`."""
     game = room.game
     record.fold_record(game=game)  # while it still reads as running: its rows are its own
     now = timezone.now()
@@ -57,7 +59,7 @@ def void_game(room: Room, *, key: str) -> None:
     if game.competitive and game.stake:
         forfeit = [gs.user for gs in room.game_seats if gs.abandoned and gs.user_id]
         chips_refund(game_id=game.pk, key=key, forfeit=forfeit)
-    table_after_game(room)
+    end_game(room, ending=Ending.CANCELLED, push=push)
 
 
 def _voters(room: Room) -> set[int]:
@@ -68,8 +70,8 @@ def _voters(room: Room) -> set[int]:
 def _answered(room: Room, proposal: CancelProposal, *, by: User) -> None:
     """Cancel the game if every voter accepted the proposal, else tell everyone the vote."""
     if _voters(room) <= set(proposal.accepted):
-        void_game(room, key=f"cancel-refund:game-{room.game.pk}")
-        broadcast(room, {"kind": "cancelled", "by": by.username}, table=True)
+        cancelled = {"kind": "cancelled", "by": by.username}
+        void_game(room, key=f"cancel-refund:game-{room.game.pk}", push=cancelled)
     else:
         kind = "cancel_proposed" if proposal.proposed_by_id == by.pk else "cancel_accepted"
         broadcast(room, {"kind": kind, "by": by.username})

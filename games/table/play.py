@@ -9,6 +9,11 @@ and its seats read, the action's row added, the game's counters and timer saved.
 | `game_start` | the master starts a game: stakes to the pot, first deal | the table, ledger rows |
 | `game_act` | one action, checked and applied by the engine, stored | the table |
 | `game_next_deal` | deal the next deal of a running game | the table |
+
+Every game ends in `end_game`, whatever ends it (its last action, played or timed out, a
+cancel, a moderator closing its table): its result goes to rankings in the transaction that
+ends it, and its end is published once on commit (games/events.py) for the arenas, the
+analysis and the puzzles.
 """
 
 from __future__ import annotations
@@ -26,9 +31,10 @@ from accounts.models import User
 from games.engine import Action, IllegalAction, MalformedAction, new_game
 from games.engine.cards import SUITS
 from games.engine.rulebook import cante_value
+from games.events import Ending, GameEnded, publish_on_commit
 from games.feats import game_feats
 from games.models import Game, GameSeat, Table, TableSeat, seats_share_address
-from games.table import game_over, permits, record
+from games.table import permits, record
 from games.table.clock import DEADLINE_FIELDS, clear_deadline, schedule
 from games.table.forfeit import game_winner
 from games.table.frames import MOVE, broadcast
@@ -158,11 +164,7 @@ def apply(
         record.remember_on_commit(game, state)
         _finish(room)
         game.save()
-        # The end's push first: what the hand-off queues after commit (the award, the
-        # analysis) never goes ahead of it.
-        broadcast(room, {**event, "kind": "end"}, table=True)
-        # In the same transaction as the end: a finished game is never without its result.
-        game_hand_off(room)
+        end_game(room, ending=_ending(room, event), push={**event, "kind": "end"})
         room.hand_over_state()
         return
     game.action_count += 1
@@ -199,12 +201,57 @@ def _finish(room: Room) -> None:
         gs.outcome = GameSeat.Outcome.WON if won else GameSeat.Outcome.LOST
         gs.abandon_at = None
     GameSeat.objects.bulk_update(room.game_seats, ["outcome", "abandon_at"])
+
+
+def _ending(room: Room, event: Mapping[str, Any]) -> Ending:
+    """How the room's game, just over on the action pushed as `event`, ended."""
+    if any(gs.abandoned for gs in room.game_seats):
+        return Ending.ABANDONED
+    return Ending.TIMEOUT if event.get("timeout") else Ending.FINISHED
+
+
+def end_game(room: Room, *, ending: Ending, push: dict[str, Any]) -> None:
+    """Every game's end, once, in the transaction that ends it, its rows written (a last
+    action, or a cancel: games/table/cancel.py): the table waits for the next game, everyone
+    is pushed `push`, a finished game's result goes to rankings, and the end is published
+    on commit (games/events.py).
+
+    In this order: on commit the end's push goes out first, and nothing its result or its
+    subscribers queue (the award, an arena's score, the analysis) goes ahead of it."""
     table_after_game(room)
+    broadcast(room, push, table=True)
+    guest_practice = _guest_practice(room)
+    if ending != Ending.CANCELLED and not guest_practice:
+        # The one call to rankings (XP, chips from the pot, statistics), in the transaction
+        # of the end: a finished game is never without its result. Rankings queues its
+        # award on commit, and its sweep awards any result whose task was lost.
+        game_result_submit(**game_result_arguments(room))
+    game = room.game
+    ended = GameEnded(
+        game_id=game.pk,
+        table_id=room.table.pk,
+        variant=game.variant,
+        players=game.players,
+        ending=ending,
+        arena=room.table.arena_table,
+        guest_practice=guest_practice,
+    )
+    publish_on_commit(ended)
+
+
+def _guest_practice(room: Room) -> bool:
+    """A guest's practice: nothing to rank, pay or analyse (games/table/guests.py)."""
+    game = room.game
+    players = [gs.user_id for gs in room.game_seats if gs.user_id is not None]
+    return not game.competitive and User.objects.filter(pk__in=players, is_guest=True).exists()
 
 
 def table_after_game(room: Room) -> None:
-    """The table waits for the next game; one with no player left closes."""
+    """The table waits for the next game; one with no player left closes, and one a
+    moderator is closing stays closed."""
     table = room.table
+    if table.status == Table.Status.CLOSED:
+        return
     if any(s.user_id is not None for s in room.load(Part.SEATS).seats):
         table.status = Table.Status.OPEN
     else:
@@ -266,17 +313,3 @@ def game_result_arguments(room: Room) -> dict[str, Any]:
             for gs in room.game_seats
         ],
     }
-
-
-def game_hand_off(room: Room) -> None:
-    """The finished game's one call to rankings (XP, chips from the pot, statistics).
-
-    Runs inside the transaction that finished the game: rankings records the result with it
-    and queues its award task on commit; its sweep awards any result whose task was lost."""
-    game = room.game
-    players = [gs.user_id for gs in room.game_seats if gs.user_id is not None]
-    if not game.competitive and User.objects.filter(pk__in=players, is_guest=True).exists():
-        return  # a guest's practice: nothing to rank, pay or analyse (games/table/guests.py)
-    game_result_submit(**game_result_arguments(room))
-    # Once the end is committed: its analysis is queued (games/signals.py).
-    transaction.on_commit(lambda: game_over.send(sender=Game, game_id=game.pk), robust=True)

@@ -294,8 +294,6 @@ def table_close(*, table_id: int, moderator: User, reason: str = "") -> Table:
     if table.status == Table.Status.CLOSED:
         return table
     reason = reason.strip()
-    if room.playing:
-        void_game(room, key=f"table-close-refund:game-{room.game.pk}")
     table.status = Table.Status.CLOSED
     table.closed_at = timezone.now()
     table.close_reason = reason
@@ -303,7 +301,12 @@ def table_close(*, table_id: int, moderator: User, reason: str = "") -> Table:
     moderation_log(
         moderator=moderator, kind=ModerationAction.Kind.CLOSE, reason=reason, table_id=table.pk
     )
-    broadcast(room, {"kind": "closed", "by": moderator.username, "reason": reason}, table=True)
+    closed = {"kind": "closed", "by": moderator.username, "reason": reason}
+    if room.playing:
+        # The game ends as every game does, pushed as the closing (the table stays closed).
+        void_game(room, key=f"table-close-refund:game-{room.game.pk}", push=closed)
+    else:
+        broadcast(room, closed, table=True)
     return table
 
 

@@ -2,15 +2,16 @@
 at each of the player's moves, every other losing at least the gap, the stored replies and
 refutations the solver's own; mined twice, stored once; queued after the analysis."""
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games import tasks
 from games.bots.solver import Solver, deal_value, seat_to_act
 from games.engine import Action
+from games.events import Ending, GameEnded
 from games.models import Game, GameAnalysis
 from games.puzzles import tasks as puzzle_tasks
 from games.puzzles.mining import MIN_GAP, action_key
@@ -142,19 +143,28 @@ def test_a_game_not_finished_or_of_four_players_gives_no_puzzle():
     assert puzzles_mine_game(game_id=four.pk) == 0
 
 
-def test_the_analysis_task_queues_the_mining_on_the_slow_lane_after_it(settings, monkeypatch):
+def test_a_games_end_queues_its_mining_on_the_slow_lane_after_its_analysis(settings, monkeypatch):
     settings.GAME_ANALYSIS_SECONDS = 0.2
     game = stored_game(8, "habanero")
     queued = []
-    monkeypatch.setattr(puzzle_tasks, "puzzles_mining_queue", queued.append)
-    assert tasks.analyse_game.apply(args=(game.pk,)).get() is True
-    assert queued == [game.pk]
-    assert GameAnalysis.objects.filter(game=game).exists()
+    monkeypatch.setattr(
+        puzzle_tasks, "puzzles_mining_queue", lambda game_id, analyse: queued.append(analyse)
+    )
+    ended = GameEnded(game.pk, 1, "habanero", 2, Ending.FINISHED, arena=False, guest_practice=False)
+    puzzle_tasks.mine_ended_game(ended)
+    puzzle_tasks.mine_ended_game(replace(ended, guest_practice=True))
+    # Neither a cancelled game nor one of four players is mined.
+    puzzle_tasks.mine_ended_game(replace(ended, ending=Ending.CANCELLED))
+    puzzle_tasks.mine_ended_game(replace(ended, variant="tute", players=4))
+    assert queued == [True, False]
     # The mining task: the analyses' lane, never ahead of an award or a timer.
     assert route_by_lane(puzzle_tasks.mine_game.name, (), {}, {}, task=puzzle_tasks.mine_game) == {
         "queue": slow_queue()
     }
-    assert puzzle_tasks.mine_game.apply(args=(game.pk,)).get() >= 1
+    # The analysis task was lost: the mining computes the analysis before it mines.
+    assert not GameAnalysis.objects.filter(game=game).exists()
+    assert puzzle_tasks.mine_game.apply(args=(game.pk,), kwargs={"analyse": True}).get() >= 1
+    assert GameAnalysis.objects.filter(game=game).exists()
     assert MinedGame.objects.filter(game=game).exists()
 
 

@@ -6,6 +6,8 @@
 - No import cycle anywhere in the project, not even one only a type checker follows.
 - The models (games/models/) and the options' declaration they read (games/options.py) sit
   below the live-play wing: they import nothing of it.
+- The bus a game's end is published on (games/events.py) imports no app: the wing publishes
+  on it and the arenas, the analysis and the puzzles subscribe, none reaching into another.
 - The arenas use the wing through its doors only (games/table/__init__.py says which), and
   the site reads rankings through its public modules (rankings/services.py says which),
   never a private name.
@@ -41,6 +43,8 @@ FORBIDDEN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "games.bots": (("django", *APPS), PURE),
     # The tools (load, faults, benchmarks) serve the tests; they import nothing from them.
     "bench": (("tests",), ()),
+    # A game's end is published here by the wing, and every app may subscribe.
+    "games.events": (APPS, ()),
 }
 # What the models and the options' declaration may import of games: the floors below them.
 BELOW_THE_WING = ("games.models", "games.options")
@@ -347,12 +351,14 @@ def test_the_layering_check_finds_a_planted_breach(tmp_path):
             "games/engine/cards.py": "from django.conf import settings\n",
             "accounts/models.py": "from rankings import selectors\n",
             "bench/tool.py": "from tests.support import live\n",
+            "games/events.py": "def publish():\n    from games.arenas import tasks\n",
         },
     )
     assert forbidden_imports(root) == [
         "accounts/models.py:1 imports rankings",
         "bench/tool.py:1 imports tests.support",
         "games/engine/cards.py:1 imports django.conf",
+        "games/events.py:2 imports games.arenas",
     ]
 
 
@@ -382,7 +388,7 @@ def test_the_door_check_finds_side_doors(tmp_path):
         {
             "games/arenas/services.py": (
                 "from games.table.seating import table_for_players\n"
-                "from games.table.play import game_over\n"
+                "from games.table.play import end_game\n"
                 "from rankings.services import chips_arena_entry\n"
                 "from rankings.arena_pots import chips_arena_payout\n"
             ),
