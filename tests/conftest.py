@@ -20,6 +20,7 @@ pytest_plugins = [
     "tests.support.databases",
     "tests.support.servers",
     "tests.support.chromium",
+    "tests.support.pushes",
 ]
 
 

@@ -44,7 +44,7 @@ def _everyone_in(room: Room, accepted: list[int], by: User) -> bool:
 @transaction.atomic
 def rematch_offer(*, table_id: int, user: User) -> Table:
     """`user`, seated at a table whose game is over, offers the next game with the same
-    players (an open offer is accepted instead). Locks the table."""
+    players; while an offer is open it is answered, not made again. Locks the table."""
     user = require_user(user)
     room = locked_room(table_id, load=Part.SEATS | Part.GAME)
     permits.require("rematch", room, user)
