@@ -375,12 +375,6 @@ def broadcast(
     transaction.on_commit(lambda: push.send(messages), robust=True)
 
 
-def table_state_for(*, table_id: int, user: User | None) -> dict[str, Any] | None:
-    """The whole current state as `user` may see it (None: no such table)."""
-    read = socket_state(table_id=table_id, user=user)
-    return None if read is None else read[0]
-
-
 def socket_state(
     *, table_id: int, user: User | None
 ) -> tuple[dict[str, Any], dict[str, Any] | None] | None:

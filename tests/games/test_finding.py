@@ -224,12 +224,18 @@ def test_play_now_waits_then_fills_with_robots_as_practice(client):
     table = matchmaking.play_now(user=alicia, variant="tute", stake=10)
     assert matchmaking.play_now(user=alicia, variant="tute", stake=10).pk == table.pk
     assert matchmaking.play_now(user=bruno, variant="tute", stake=10).pk == table.pk
-    assert matchmaking.waiting_count(variant="tute", stake=10) == 2
     client.force_login(UserFactory())
-    assert "Tute: 2 players waiting" in client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    # Another stake is another queue.
+
+    def waiting_shown() -> str:
+        page = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        return page.split('<p class="play-now-waiting">', 1)[1].split("</p>", 1)[0]
+
+    # Alicia pressed twice: she waits once.
+    assert waiting_shown() == "Tute: 2 players waiting"
+    # Another stake is another queue; the lobby counts every stake's.
     other = matchmaking.play_now(user=UserFactory(chips=1000), variant="tute", stake=0)
     assert other.pk != table.pk
+    assert waiting_shown() == "Tute: 3 players waiting"
     matchmaking.table_fill_robots(table_id=table.pk, user=bruno)
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING and not table.competitive and table.stake == 0
