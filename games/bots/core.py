@@ -74,6 +74,8 @@ from games.engine.rulebook import (
     pocha_hand_score,
 )
 
+from .base import MARGIN_WEIGHT, POCHA_SCALE
+
 # ---------------------------------------------------------------------- masks
 
 BIT = tuple(1 << c for c in range(40))
@@ -421,14 +423,16 @@ class Core:
             return hand & need == need
         return self.phase == CAPOTE and seat == self.capote_turn
 
-    def value(self, side: int, seat: int | None = None, margin_weight: float = 0.25) -> float:
+    def value(
+        self, side: int, seat: int | None = None, margin_weight: float = MARGIN_WEIGHT
+    ) -> float:
         """What the finished deal is worth to ``side`` (pocha: to ``seat``), the scale of
         :func:`games.bots.solver.deal_value`."""
         if self.scoring == BIDS:
             scores = self.hand_scores or [0] * self.n
             mine = scores[seat]  # type: ignore[index]
             others = [s for i, s in enumerate(scores) if i != seat]
-            return 0.5 + (mine - sum(others) / len(others)) / 30.0
+            return 0.5 + (mine - sum(others) / len(others)) / POCHA_SCALE
         winner = self.winner
         won = 0.5 if winner is None else 1.0 if winner == side else 0.0
         points = self.points
