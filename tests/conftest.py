@@ -120,9 +120,10 @@ async def socket_closings_finished():
     """An async test ends once the notes of the sockets it closed are written: a note's push
     runs on the test's loop, and a thread left waiting for a closed loop hung the run."""
     yield
-    from games.sockets.table import CLOSING_NOTE
+    from games.sockets.table import CLOSING
 
-    notes = [task for task in asyncio.all_tasks() if task.get_name() == CLOSING_NOTE]
+    loop = asyncio.get_running_loop()
+    notes = [task for task in CLOSING if task.get_loop() is loop]
     if notes:
         _done, pending = await asyncio.wait(notes, timeout=30)
         assert not pending, f"{len(pending)} closed sockets' notes still running after 30 s"

@@ -40,8 +40,9 @@ class LaneTask(DjangoTask):
 
 
 def route_by_lane(name, args, kwargs, options, task=None, **kw):
-    """Celery's router: a slow task's queue is the default queue's, suffixed (read when the
-    task is sent: a test or the load tool sets a default queue of its own)."""
+    """Celery's router: a slow task's queue is the default queue's, suffixed (read from the
+    app's configuration when the task is sent: the settings' CELERY_QUEUE, which the load
+    tool sets to a queue of its own)."""
     if task is not None and getattr(task, "lane", lanes.PROMPT) == lanes.SLOW:
         return {"queue": slow_queue()}
     return None

@@ -222,13 +222,6 @@ def submit(job: Job) -> None:
     loop.call_soon_threadsafe(lambda: _lanes[job.lane].put(job))
 
 
-def waiting() -> dict[str, int]:
-    """How many jobs wait or run in each lane (the health page, the tests)."""
-    return {
-        name: lane.waiting.qsize() + (lane.running is not None) for name, lane in _lanes.items()
-    }
-
-
 def stop() -> None:
     """Stop serving the lanes and end their processes."""
     global _loop

@@ -274,7 +274,7 @@ RANKINGS_AWARD_SWEEP_AFTER_SECONDS = float(
 )
 
 # --- Live play: robots, move timers, disconnections (RULES.md §11) ---------------------------
-# How long a robot waits before it plays, so that people see each card (tests use 0).
+# How long a robot waits before it plays, so that people see each card (0: at once).
 ROBOT_DELAY_SECONDS = float(os.environ.get("ROBOT_DELAY_SECONDS", "1"))
 # How often a daphne process without Redis (`make run`) sweeps its due timers; a robot's
 # move waits for the next sweep. The table page's browser tests sweep faster.

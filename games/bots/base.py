@@ -1,4 +1,5 @@
-"""The robot interface, the registry of robots, and the helpers that let a robot act in a game.
+"""The robot interface, the registry of robots, the helpers that let a robot act in a game, and
+the one scale every robot values a finished deal on (`MARGIN_WEIGHT`, `POCHA_SCALE`).
 
 A robot is anything with a ``name`` and a ``choose(view)`` method. It is given only the
 :class:`~games.engine.SeatView` of its seat, which holds that seat's legal actions, and
@@ -36,6 +37,14 @@ class Bot(Protocol):
 class IllegalBotChoice(AssertionError):
     """A robot returned an action that is not among its seat's legal actions: a robot bug."""
 
+
+# What a finished deal is worth to a robot's side, one scale for the playouts (.strong) and the
+# exact solvers (.solver, .engine_solver, the core's `value`), so that sampled and exact values
+# compare: 1 for the deal won, 0 lost, 0.5 won by nobody, plus MARGIN_WEIGHT times the point
+# margin over the deal's points (rulebook.DEAL_POINTS); in pocha, 0.5 plus the hand score's
+# lead over the others' mean, POCHA_SCALE points for a deal won.
+MARGIN_WEIGHT = 0.25  # a deal won by every point of the deal is worth 1.25 deals won by 0
+POCHA_SCALE = 30.0
 
 # name -> factory taking the injected rng (None: the robot picks a secure default).
 _REGISTRY: dict[str, Callable[[Any], Bot]] = {}

@@ -49,7 +49,7 @@ declare capote. :func:`to_action` and :func:`from_action` translate to the engin
 >>> sorted(core.legal(g.turn)) == sorted(from_action(a) for a in g.legal_actions_for(g.turn))
 True
 >>> core.make(g.turn, core.legal(g.turn)[0]); core.unmake()
->>> core.snapshot() == Core.from_state(g).snapshot()
+>>> core.hands == Core.from_state(g).hands and core.stack == []
 True
 
 Over 400 lines: the bit-mask rules of a deal (§5's legal plays, cantes, the stock) sit beside
@@ -73,6 +73,8 @@ from games.engine.rulebook import (
     STRICT,
     pocha_hand_score,
 )
+
+from .base import MARGIN_WEIGHT, POCHA_SCALE
 
 # ---------------------------------------------------------------------- masks
 
@@ -327,27 +329,6 @@ class Core:
             if over:
                 self._finish(over[0])
 
-    def snapshot(self) -> dict[str, Any]:
-        """Every fact of the core as plain data, for the property test."""
-        return {
-            "hands": list(self.hands),
-            "trick": list(self.trick),
-            "turn": self.turn if self.phase == PLAY else None,
-            "to_move": self.to_move(),
-            "points": list(self.points),
-            "tricks_won": list(self.tricks_won),
-            "sung": self.sung,
-            "sang": self.sang,
-            "moment": tuple(self.moment),
-            "phase": self.phase,
-            "capote_seat": self.capote_seat,
-            "capote_made": self.capote_made,
-            "winner": self.winner,
-            "last_trick": self.last_trick,
-            "hand_scores": None if self.hand_scores is None else list(self.hand_scores),
-            "tute": self.tute,
-        }
-
     # ------------------------------------------------------------------ queries
 
     def to_move(self) -> int | None:
@@ -442,14 +423,16 @@ class Core:
             return hand & need == need
         return self.phase == CAPOTE and seat == self.capote_turn
 
-    def value(self, side: int, seat: int | None = None, margin_weight: float = 0.25) -> float:
+    def value(
+        self, side: int, seat: int | None = None, margin_weight: float = MARGIN_WEIGHT
+    ) -> float:
         """What the finished deal is worth to ``side`` (pocha: to ``seat``), the scale of
         :func:`games.bots.solver.deal_value`."""
         if self.scoring == BIDS:
             scores = self.hand_scores or [0] * self.n
             mine = scores[seat]  # type: ignore[index]
             others = [s for i, s in enumerate(scores) if i != seat]
-            return 0.5 + (mine - sum(others) / len(others)) / 30.0
+            return 0.5 + (mine - sum(others) / len(others)) / POCHA_SCALE
         winner = self.winner
         won = 0.5 if winner is None else 1.0 if winner == side else 0.0
         points = self.points

@@ -30,11 +30,10 @@ from typing import Any
 
 from games.engine import Action, GameState
 from games.engine.cards import POINTS_OF, SUIT_OF
-from games.engine.rulebook import DEAL_POINTS, beats
+from games.engine.rulebook import DEAL_POINTS, HABANERO_OVER, beats
 
-from .base import seat_to_act
+from .base import MARGIN_WEIGHT, POCHA_SCALE, seat_to_act
 
-MARGIN_WEIGHT = 0.25  # as in the playouts: a deal won by 130 points is worth 1.25
 TABLE_LIMIT = 400_000  # transposition entries kept before the table is cleared
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -46,7 +45,7 @@ def deal_value(state: GameState, side: int, seat: int | None = None, carry_winne
         scores = state.hand_scores or [0] * state.n
         mine = scores[seat]  # type: ignore[index]
         others = [s for i, s in enumerate(scores) if i != seat]
-        return 0.5 + (mine - sum(others) / len(others)) / 30.0
+        return 0.5 + (mine - sum(others) / len(others)) / POCHA_SCALE
     winner = state.deal_winner if carry_winner is None else carry_winner
     won = 0.5 if winner is None else 1.0 if winner == side else 0.0
     points = state.points
@@ -96,7 +95,7 @@ class EngineSolver:
         if carry is not None and state.capote_seat is None:
             points = state.points
             for side, carried in enumerate(carry):
-                if carried + points[side] > 100:
+                if carried + points[side] > HABANERO_OVER:
                     return deal_value(state, self.side, self.seat, carry_winner=side)
         return None
 

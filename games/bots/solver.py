@@ -28,9 +28,10 @@ worlds a robot samples for one decision and across the moves of one endgame:
   pocha, any two), held by the same seat with no card of another hand or of the trick
   between them, give the same value whichever is played.
 
-The value of a finished deal for the robot's side is :func:`deal_value`: 1 for the deal
-won, 0 for the deal lost (0.5 when nobody wins it), plus a quarter of the point margin over
-130, the same scale as the robot's playouts, so exact and sampled values compare.
+The value of a finished deal for the robot's side is :func:`deal_value`, on the robots' one
+scale (:mod:`.base`, ``MARGIN_WEIGHT``): 1 for the deal won, 0 for the deal lost (0.5 when
+nobody wins it), plus a quarter of the point margin over the deal's 130 points, the scale of
+the robot's playouts too, so exact and sampled values compare.
 
 >>> import random
 >>> from games.engine import new_game
@@ -56,7 +57,7 @@ from typing import Any
 from games.engine import Action, GameState
 from games.engine.cards import POINTS_OF
 
-from .base import seat_to_act
+from .base import MARGIN_WEIGHT, seat_to_act
 from .core import (
     ABOVE,
     ALL_CABALLOS,
@@ -79,7 +80,7 @@ from .core import (
     full_duties,
     to_action,
 )
-from .engine_solver import MARGIN_WEIGHT, EngineSolver, deal_value
+from .engine_solver import EngineSolver, deal_value
 
 __all__ = ["MARGIN_WEIGHT", "Solver", "deal_value", "seat_to_act"]
 

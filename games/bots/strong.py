@@ -63,18 +63,16 @@ from typing import Any
 from games.engine import Action, GameState, SeatView
 from games.engine.cards import POINTS_OF, SUIT_OF, SUITS
 from games.engine.inference import known_cards
-from games.engine.rulebook import DEAL_POINTS
+from games.engine.rulebook import DEAL_POINTS, HABANERO_OVER
 
-from .base import default_rng
+from .base import MARGIN_WEIGHT, POCHA_SCALE, default_rng
 from .core import CAPOTE_NO, CAPOTE_YES, DONE, SING, TUTE_11, TUTE_12, covers
 from .heuristic import HeuristicBot, capote_is_sure, exchange_action, sing_action, tute_action
 from .knowledge import Knowledge, beats, trick_winner
 from .sampler import NoWorld, WorldSampler
 from .solver import Solver
 
-MARGIN_WEIGHT = 0.25  # a deal won by 130 points is worth 1.25 deals won by 0
 STAKE_TO_WIN = 10  # a trick worth this many points is worth taking before the last card
-POCHA_SCALE = 30.0  # pocha: points of hand score worth one "deal won"
 SURE_AFTER = 8  # worlds between checks that the best action is already clear
 SURE_LEAD = 4.0  # ... a lead of this many standard errors over every other action
 # Cards left in all hands (the stock empty) at which a playout stops and the tricks left are
@@ -522,7 +520,7 @@ class _Playout:
             return None
         points = game.points
         for side in range(len(carry)):
-            if carry[side] + points[side] > 100:
+            if carry[side] + points[side] > HABANERO_OVER:
                 # The first over 100 with the carried points wins the deal at once (§8).
                 won = 1.0 if side == self.setup.side else 0.0
                 return won + MARGIN_WEIGHT * _margin(points, self.setup.side)
@@ -544,7 +542,7 @@ class _Playout:
         if carry is None or self.capote:
             return None
         for side in range(len(carry)):
-            if carry[side] + points[side] > 100:
+            if carry[side] + points[side] > HABANERO_OVER:
                 won = 1.0 if side == self.setup.side else 0.0
                 return won + MARGIN_WEIGHT * _margin(points, self.setup.side)
         return None

@@ -1,7 +1,8 @@
 """The rules engine of Tute, Habanero and Pocha: pure Python, no Django, no I/O.
 
 Randomness comes in only through an injected shuffle (``rng``), cryptographically secure
-(:class:`secrets.SystemRandom`) unless a test passes a seeded :class:`random.Random`.
+(:class:`secrets.SystemRandom`) unless the caller passes a seeded :class:`random.Random` (the
+robots' arena replays its deals by seed).
 
 >>> import random
 >>> from games.engine import new_game, Action

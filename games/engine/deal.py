@@ -94,7 +94,8 @@ def deal_cards(
 ) -> Deal:
     """Shuffle with ``rng`` and deal (§4, §9). ``deal_index`` matters only for pocha's ladder.
 
-    ``rng`` defaults to :class:`secrets.SystemRandom`; tests pass a seeded ``random.Random``.
+    ``rng`` defaults to :class:`secrets.SystemRandom`; a seeded ``random.Random`` deals again
+    the same cards (the robots' arena).
     """
     rules = options.rules
     rng = rng if rng is not None else secrets.SystemRandom()

@@ -965,7 +965,7 @@ def _winner_copy(value: int | list[int] | None) -> int | list[int] | None:
     return list(value) if isinstance(value, list) else value
 
 
-# What other modules and tests may read; they change the state only through its methods.
+# What other modules may read; they change the state only through its methods.
 for _name in (
     "can_exchange",
     "capote_asked",

@@ -10,14 +10,18 @@ unique game and on each puzzle's unique key, and stores nothing.
 from __future__ import annotations
 
 import logging
+import operator
 import time
 from datetime import datetime, timedelta
+from functools import reduce
 
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from games.engine import InvalidRecord
+from games.engine.options import PLAYERS_ALLOWED, VARIANTS, Options
 from games.models import Game, GameSeat
+from games.options import variant_players
 
 from .mining import mine_record
 from .models import MinedGame, Puzzle, PuzzleTheme
@@ -29,12 +33,20 @@ logger = logging.getLogger(__name__)
 SWEEP_WITHIN = timedelta(days=2)
 SWEEP_AFTER = timedelta(minutes=10)
 SWEEP_BATCH = 20
-MINED_VARIANTS = ("tute", "habanero")
+# The games mined, (variant, players): those whose rules have a stock, for once it is empty
+# every card is known and the solver gives every action its value (games/puzzles/mining.py).
+# The engine says which: 2-player tute and habanero.
+MINED = tuple(
+    (variant, players)
+    for variant in VARIANTS
+    for players in PLAYERS_ALLOWED[variant]
+    if Options.from_dict({"variant": variant, "players": players}).rules.has_stock
+)
 
 
 def puzzles_mine_game(*, game_id: int) -> int | None:
     """Mine a finished game's record for puzzles and store them; how many it gave (0 for a
-    game without any, or not of 2 players), None for a game not finished. Locks nothing
+    game without any, or not of `MINED`), None for a game not finished. Locks nothing
     while it searches (seconds of CPU on the slow lane)."""
     if MinedGame.objects.filter(game_id=game_id).exists():
         return MinedGame.objects.get(game_id=game_id).puzzles
@@ -43,7 +55,7 @@ def puzzles_mine_game(*, game_id: int) -> int | None:
         return None
     started = time.process_time()
     found = []
-    if game.variant in MINED_VARIANTS and game.players == 2 and game.record.get("deals"):
+    if (game.variant, game.players) in MINED and game.record.get("deals"):
         try:
             found = mine_record(game.record, source=f"g{game.pk}")
         except InvalidRecord:
@@ -89,11 +101,20 @@ def puzzles_mine_game(*, game_id: int) -> int | None:
     return len(found)
 
 
+def _of(variant: str, players: int) -> Q:
+    """The games of `variant` at `players`, as `Game.players` reads them: options that do
+    not say how many play mean the variant's default."""
+    said = Q(options__players=players)
+    if variant_players(variant) == players:
+        said |= Q(options__players__isnull=True)
+    return Q(variant=variant) & said
+
+
 def unmined_games() -> QuerySet[Game]:
-    """Finished 2-player tute and habanero games never mined."""
+    """Finished games of `MINED` never mined."""
     return (
-        Game.objects.filter(status=Game.Status.FINISHED, variant__in=MINED_VARIANTS)
-        .filter(Q(variant="habanero") | Q(options__players=2))
+        Game.objects.filter(status=Game.Status.FINISHED)
+        .filter(reduce(operator.or_, (_of(variant, players) for variant, players in MINED)))
         .filter(~Exists(MinedGame.objects.filter(game=OuterRef("pk"))))
     )
 

@@ -148,14 +148,5 @@ def _option_row(option: TableOption) -> dict[str, Any]:
             value = getattr(Options.from_dict({"variant": variant}), option.name)
             if value != option.default:
                 default += f"; {option.value_label(value)} ({VARIANT_NAMES[variant]})"
-    row = {
-        "code": option.name,
-        # Players read each option by the name the table form gives it; the code stays for tests.
-        "label": option.label,
-        "meaning": option.meaning,
-        "values": values,
-        "default": default,
-    }
-    if option.kind is Kind.CHOICE:
-        row["default_code"] = option.default
-    return row
+    # Players read each option by the name the table form gives it.
+    return {"label": option.label, "meaning": option.meaning, "values": values, "default": default}

@@ -30,17 +30,14 @@ from games.table.refusals import LOG_IN, TableError
 
 logger = logging.getLogger(__name__)
 
-# The name of a closed socket's note, a task of its own: the notes of a loop that is about
-# to close (a test's, at its end) are found by it.
-CLOSING_NOTE = "table socket closing"
 # Socket closings still being written down (a reference keeps each task alive).
-_CLOSING: set[asyncio.Task] = set()
+CLOSING: set[asyncio.Task] = set()
 
 
 def _closed(task: asyncio.Task) -> None:
     """A closing's note is done: it failed only if its table is gone (or the database is
     down, and the sweeper hands the seat over later); say so in one line."""
-    _CLOSING.discard(task)
+    CLOSING.discard(task)
     if not task.cancelled() and task.exception() is not None:
         logger.warning("a closed socket's note failed: %r", task.exception())
 
@@ -127,10 +124,9 @@ class TableConsumer(JsonSocket):
             # A thread of its own too: the sockets' database thread stays free for the rest
             # of the closing.
             closing = asyncio.get_running_loop().create_task(
-                server.in_thread(presence.table_socket_close, channel_name=self.channel_name),
-                name=CLOSING_NOTE,
+                server.in_thread(presence.table_socket_close, channel_name=self.channel_name)
             )
-            _CLOSING.add(closing)
+            CLOSING.add(closing)
             closing.add_done_callback(_closed)
 
     async def rejoin(self) -> None:

@@ -32,7 +32,7 @@ from games.table.clock import robot_holds, robot_playing
 from games.table.explain import dimmed_reason, score_sheet, trick_explained
 from games.table.options import table_options
 from games.table.options_text import options_text
-from games.table.permits import narrow, open_offer, person, seat_may
+from games.table.permits import narrow, open_offer, person, rematch_waits, seat_may
 from games.table.room import NOTHING, Part, Room
 from rankings import selectors as rankings_selectors
 
@@ -85,9 +85,9 @@ def table_summary(
     """A table as the lobby and the table socket show it (docs/protocol.md). `watchers`:
     how many watch it (counted here when not given)."""
     by_seat = {s.seat: s for s in seats}
+    players = [s.user_id for s in seats if s.user_id is not None]
     if watchers is None:
-        seated = {s.user_id for s in seats if s.user_id is not None}
-        watchers = watcher_count(table_id=table.pk, seated=seated)
+        watchers = watcher_count(table_id=table.pk, seated=set(players))
     row: list[dict[str, Any] | None] = [
         seat_json(by_seat[n]) if n in by_seat else None for n in range(table.players)
     ]
@@ -107,6 +107,9 @@ def table_summary(
         "game_id": table.game_id,
         "watchers": watchers,
         "rematch": rematch_json(table, seats),
+        # Who offers a rematch accepts it: with every seat taken and no other player to ask
+        # (robots alone), it starts at once, a new game.
+        "rematch_at_once": not rematch_waits(table, seats, players[:1]),
         # Two registered players sit from one address: the game will count for no ranking.
         "same_address": table.competitive and seats_share_address(seats),
         # Why a moderator closed the table ("" otherwise).
@@ -373,12 +376,6 @@ def broadcast(
     if table:
         messages.append(push.lobby_message(frames[None]["table"]))
     transaction.on_commit(lambda: push.send(messages), robust=True)
-
-
-def table_state_for(*, table_id: int, user: User | None) -> dict[str, Any] | None:
-    """The whole current state as `user` may see it (None: no such table)."""
-    read = socket_state(table_id=table_id, user=user)
-    return None if read is None else read[0]
 
 
 def socket_state(

@@ -174,14 +174,3 @@ def waiting_by_variant() -> dict[str, int]:
         .annotate(n=Count("pk"))
     )
     return dict(rows)
-
-
-def waiting_count(*, variant: str, stake: int = 0) -> int:
-    """How many players wait at open "Play now" tables of `variant` and `stake`."""
-    return TableSeat.objects.filter(
-        table__matchmaking=True,
-        table__status=Table.Status.OPEN,
-        table__variant=variant,
-        table__stake=stake,
-        user__isnull=False,
-    ).count()

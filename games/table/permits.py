@@ -25,7 +25,7 @@ services' to check once the request is allowed at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from django.utils import timezone
@@ -33,7 +33,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.selectors import are_friends, can_chat
-from games.models import Game, Invitation, Table
+from games.models import Game, Invitation, Table, TableSeat
 from games.table.guests import GUEST_REFUSAL, GUEST_REQUESTS, is_guest
 from games.table.refusals import Refused, require_user
 from games.table.room import NO_GAME, NOT_SEATED, Part, Room
@@ -193,6 +193,13 @@ def open_offer(table: Table) -> dict[str, Any] | None:
     if offer is None or offer.get("game") != table.game_id or table.status != Table.Status.OPEN:
         return None
     return offer
+
+
+def rematch_waits(table: Table, seats: list[TableSeat], accepted: Collection[int]) -> bool:
+    """Whether a rematch accepted by `accepted` (user ids) still waits: for a seat to be
+    taken, or for a player seated to accept (robots need not answer)."""
+    players = {s.user_id for s in seats if s.user_id is not None}
+    return len(seats) < table.players or not players <= set(accepted)
 
 
 def _cancel(room: Room, user: User) -> Answer:

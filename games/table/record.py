@@ -31,8 +31,9 @@ from games.models import Game, GameAction, GameSeat
 from games.table import sql
 
 # game id -> (created, deals, actions, state): the latest state this process knows of each
-# game. The creation time too: a game id alone may come again (a database emptied and filled
-# anew, as between tests), and a state of another game must never be taken for it.
+# game. The creation time too: a game id alone may come again (a database restored from a
+# backup hands out again the ids given since, to processes that still know those games),
+# and a state of another game must never be taken for it.
 _STATES: OrderedDict[int, tuple[Any, int, int, GameState]] = OrderedDict()
 _STATES_KEPT = 1024
 _STATES_LOCK = threading.Lock()  # daphne runs sync code in more than one thread
@@ -161,14 +162,6 @@ def remember_on_commit(game: Game, state: GameState) -> None:
     snapshot = Game(pk=game.pk, created_at=game.created_at)
     snapshot.deal_count, snapshot.action_count = game.deal_count, game.action_count
     transaction.on_commit(lambda: remember(game=snapshot, state=state), robust=True)
-
-
-def record_action(*, game: Game, action: Action) -> None:
-    """Store one more action of a running game: one row. The caller saves `action_count`."""
-    game.action_count += 1
-    GameAction.objects.create(
-        game=game, number=game.action_count, deal=game.deal_count - 1, action=action.to_dict()
-    )
 
 
 def record_move(

@@ -32,8 +32,7 @@ from games.table.room import Part, Room, locked_room
 def _everyone_in(room: Room, accepted: list[int], by: User) -> bool:
     """Start the next game if every seat is taken and every player seated accepted."""
     table = room.table
-    players = {s.user_id for s in room.seats if s.user_id is not None}
-    if len(room.seats) < table.players or not players <= set(accepted):
+    if permits.rematch_waits(table, room.seats, accepted):
         return False
     table.rematch = {}
     table.save(update_fields=["rematch"])

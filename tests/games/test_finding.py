@@ -24,7 +24,7 @@ from games.table.refusals import TableError
 from rankings.models import GameResult
 from tests.support.factories import UserFactory
 from tests.support.live import WAIT, robots_play_first, session_cookie, table_socket
-from tests.support.play import current, finish
+from tests.support.play import current, finish, first_state
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -224,12 +224,18 @@ def test_play_now_waits_then_fills_with_robots_as_practice(client):
     table = matchmaking.play_now(user=alicia, variant="tute", stake=10)
     assert matchmaking.play_now(user=alicia, variant="tute", stake=10).pk == table.pk
     assert matchmaking.play_now(user=bruno, variant="tute", stake=10).pk == table.pk
-    assert matchmaking.waiting_count(variant="tute", stake=10) == 2
     client.force_login(UserFactory())
-    assert "Tute: 2 players waiting" in client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    # Another stake is another queue.
+
+    def waiting_shown() -> str:
+        page = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        return page.split('<p class="play-now-waiting">', 1)[1].split("</p>", 1)[0]
+
+    # Alicia pressed twice: she waits once.
+    assert waiting_shown() == "Tute: 2 players waiting"
+    # Another stake is another queue; the lobby counts every stake's.
     other = matchmaking.play_now(user=UserFactory(chips=1000), variant="tute", stake=0)
     assert other.pk != table.pk
+    assert waiting_shown() == "Tute: 3 players waiting"
     matchmaking.table_fill_robots(table_id=table.pk, user=bruno)
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING and not table.competitive and table.stake == 0
@@ -262,6 +268,33 @@ def test_a_player_who_is_not_the_master_offers_a_rematch_and_it_starts_once_acce
     rematch.rematch_answer(table_id=table.pk, user=alicia, accept=True)
     t = Table.objects.get(pk=table.pk)
     assert t.status == Table.Status.PLAYING and t.game_id != first
+
+
+def test_the_summary_says_whether_a_rematch_starts_at_once_as_the_offer_does():
+    """The page names its button by the summary's `rematch_at_once` (a new game, or an offer):
+    it is true exactly when offering starts the next game, for every seating after a game."""
+    alicia, bruno = UserFactory(chips=1000), UserFactory(chips=1000)
+
+    def offered(table_id: int, by) -> bool:
+        """The summary's word, then whether the offer started a game."""
+        said = first_state(table_id, by)["table"]["rematch_at_once"]
+        first = Table.objects.get(pk=table_id).game_id
+        rematch.rematch_offer(table_id=table_id, user=by)
+        started = Table.objects.get(pk=table_id).game_id != first
+        assert said == started, (said, started)
+        return started
+
+    robots = seating.table_practice(master=alicia, options={"variant": "habanero"})
+    finish(robots.pk, alicia)
+    assert offered(robots.pk, alicia)  # a robot alone to play: at once
+    people = seating.table_create(master=alicia, options={"variant": "habanero"})
+    seating.table_sit(table_id=people.pk, user=bruno)
+    game_start(table_id=people.pk, user=alicia)
+    finish(people.pk, alicia)
+    assert not offered(people.pk, bruno)  # alicia is asked
+    rematch.rematch_answer(table_id=people.pk, user=alicia, accept=False)
+    seating.table_stand(table_id=people.pk, user=bruno)
+    assert not offered(people.pk, alicia)  # alone, but a seat is free: it waits
 
 
 def test_a_declined_rematch_ends_the_offer():

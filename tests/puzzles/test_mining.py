@@ -11,12 +11,14 @@ from django.utils import timezone
 from accounts.models import User
 from games.bots.solver import Solver, deal_value, seat_to_act
 from games.engine import Action
+from games.engine.options import PLAYERS_ALLOWED, VARIANTS, Options
 from games.events import Ending, GameEnded
 from games.models import Game, GameAnalysis
+from games.options import variant_players
 from games.puzzles import tasks as puzzle_tasks
 from games.puzzles.mining import MIN_GAP, action_key
 from games.puzzles.models import MinedGame, Puzzle, PuzzleTheme
-from games.puzzles.store import games_unmined, puzzles_mine_game
+from games.puzzles.store import games_unmined, puzzles_mine_game, unmined_games
 from tests.support.mined import mine_games, replay
 from tests.support.stored_games import stored_game
 from tute_site.celery import route_by_lane, slow_queue
@@ -141,6 +143,37 @@ def test_a_game_not_finished_or_of_four_players_gives_no_puzzle():
         finished_at=timezone.now(),
     )
     assert puzzles_mine_game(game_id=four.pk) == 0
+
+
+def test_the_games_mined_are_those_whose_rules_have_a_stock():
+    """Every game the engine allows, its options saying how many play or not (the variant's
+    default): the sweep's query takes it exactly when its rules have a stock, whose endgame
+    the miner solves (2-player tute and habanero), and the miner mines no other."""
+    stocked, games = set(), []
+    for variant in VARIANTS:
+        for players in PLAYERS_ALLOWED[variant]:
+            rules = Options.from_dict({"variant": variant, "players": players}).rules
+            said = [{"players": players}] + ([{}] if variant_players(variant) == players else [])
+            for options in said:
+                game = Game.objects.create(
+                    variant=variant,
+                    options=options,
+                    record={"variant": variant, "options": options, "deals": []},
+                    status=Game.Status.FINISHED,
+                    finished_at=timezone.now(),
+                )
+                assert game.players == players
+                games.append(game)
+                if rules.has_stock:
+                    stocked.add(game.pk)
+    assert {(g.variant, g.players) for g in games if g.pk in stocked} == {
+        ("tute", 2),
+        ("habanero", 2),
+    }
+    assert set(unmined_games().values_list("pk", flat=True)) == stocked
+    for game in games:
+        assert puzzles_mine_game(game_id=game.pk) == 0  # no deal: nothing to find
+    assert not unmined_games().exists()
 
 
 def test_a_games_end_queues_its_mining_on_the_slow_lane_after_its_analysis(settings, monkeypatch):

@@ -6,15 +6,17 @@ wrongly, fails the same way.
 """
 
 import pytest
+from django.utils import translation
 
 from games.engine.cards import POINTS_OF, RANK_POINTS, RANKS_BY_STRENGTH
 from games.engine.options import Options, pocha_ladder
 from games.engine.replay import replay
+from games.options import option_label, option_value_label
 from games.rules.examples import BUILT, load_record
 from games.rules.numbers import rule_numbers
 from rankings.services import BANK_CUT_PERCENT, pot_split
 from rankings.xp import XP_FOR_LOSER, XP_PER_EXTRA_DEAL, XP_PER_PLAYER, xp_for_game
-from tests.support.html import find
+from tests.support.html import body_rows, find
 
 pytestmark = pytest.mark.django_db
 
@@ -186,19 +188,22 @@ def test_xp_table_is_what_rankings_award(client, lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_options_table_shows_the_engine_defaults(client, lang):
     html = client.get(_url("tables", lang)).content.decode()
-    defaults = {
-        e.attrs["data-option"]: e.attrs["data-default"]
-        for e in find(html, "tr")
-        if "data-option" in e.attrs
-    }
-    options = Options()
-    assert defaults["variant"] == options.variant
-    assert defaults["rounds"] == str(options.rounds)
-    habanero = Options.from_dict({"variant": "habanero"})
-    assert defaults["points_to_win"] == str(habanero.points_to_win)
-    assert defaults["stock_play"] == options.stock_play
-    assert defaults["players"].startswith(str(options.players))
-    assert set(defaults) >= {"move_time", "competitive", "stake", "private", "guests", "allow_tute"}
+    # The Default column, by the name each option has on the table form.
+    with translation.override(lang):
+        defaults = {cells[0].text: cells[3].text for cells in body_rows(html, "options-table")}
+
+        def shown(name: str) -> str:
+            return defaults[str(option_label(name))]
+
+        options = Options()
+        assert shown("variant") == str(option_value_label("variant", options.variant))
+        assert shown("rounds") == str(options.rounds)
+        habanero = Options.from_dict({"variant": "habanero"})
+        assert shown("points_to_win") == str(habanero.points_to_win)
+        assert shown("stock_play") == str(option_value_label("stock_play", options.stock_play))
+        assert shown("players").startswith(f"{options.players}; {habanero.players} (")
+        others = ("move_time", "competitive", "stake", "private", "guests", "allow_tute")
+        assert set(defaults) >= {str(option_label(name)) for name in others}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

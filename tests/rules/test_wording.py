@@ -9,7 +9,7 @@ from games.engine.options import STOCK_PLAY
 from games.options import OPTION, OPTIONS
 from games.rules.examples import example
 from games.rules.pages import PAGES
-from tests.support.html import find
+from tests.support.html import body_rows, find
 
 pytestmark = pytest.mark.django_db
 
@@ -119,20 +119,19 @@ def test_the_stock_play_settings_are_named_as_on_the_table_form(client, lang, la
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_options_table_names_each_option_and_value(client, lang):
     html = client.get(url("tables", lang)).content.decode()
-    rows = [r for r in find(html, "tr") if "data-option" in r.attrs]
-    # Every option the rules explain, in the order of the table form.
-    explained = [o.name for o in OPTIONS if o.meaning is not None]
-    assert [r.attrs["data-option"] for r in rows] == explained
-    headers = [th.text for th in find(html, "th", scope="row")]
+    rows = body_rows(html, "options-table")
+    # Every option the rules explain, in the order of the table form, by its form's name.
+    explained = [o for o in OPTIONS if o.meaning is not None]
     from django.utils import translation
 
     with translation.override(lang):
-        assert headers == [str(OPTION[r.attrs["data-option"]].label) for r in rows]
-        stock = next(r for r in rows if r.attrs["data-option"] == "stock_play").text
+        assert [cells[0].text for cells in rows] == [str(o.label) for o in explained]
+        stock = " ".join(c.text for c in rows[explained.index(OPTION["stock_play"])])
         assert all(str(OPTION["stock_play"].value_label(v)) in stock for v in STOCK_PLAY)
-    for row in rows:
-        assert row.attrs["data-option"] not in row.text.split()
-        assert not IDENTIFIER.findall(row.text), row.text
+    for option, cells in zip(explained, rows, strict=True):
+        text = "".join(cell.text for cell in cells)  # the row's text, as the page has it
+        assert option.name not in text.split()
+        assert not IDENTIFIER.findall(text), text
 
 
 def test_every_stock_play_setting_has_a_label():

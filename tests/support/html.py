@@ -68,3 +68,17 @@ def find(html: str, tag: str | None = None, **attrs: str | bool) -> list[Element
         if ok:
             found.append(element)
     return found
+
+
+def body_rows(html: str, class_: str) -> list[list[Element]]:
+    """The cells (th and td, in order) of each body row of the first table whose class
+    begins with `class_`: the rows that open with a header cell (``th scope="row"``)."""
+    start = html.index(f'<table class="{class_}')
+    segment = html[start : html.index("</table>", start)]
+    rows: list[list[Element]] = []
+    for element in parse(segment):
+        if element.tag == "tr":
+            rows.append([])
+        elif element.tag in ("th", "td") and rows:
+            rows[-1].append(element)
+    return [cells for cells in rows if cells and cells[0].attrs.get("scope") == "row"]

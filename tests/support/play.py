@@ -11,10 +11,18 @@ from accounts.models import User
 from games.engine import new_game
 from games.models import Game, Table
 from games.table import play, robots, seating
+from games.table.frames import socket_state
 from games.table.play import game_act, game_next_deal
 from games.table.record import game_state
 from tests.support.factories import UserFactory
 from tests.support.live import WAIT, table_socket
+
+
+def first_state(table_id: int, user: User | None) -> dict:
+    """The whole state a table socket of `user` gets as it connects, as the consumer reads it
+    (games/sockets/table.py: `socket_state`, a spectator's `may` narrowed)."""
+    frame, _facts = socket_state(table_id=table_id, user=user)
+    return frame
 
 
 def finish(table_id: int, user: User) -> None:

@@ -111,10 +111,10 @@ function pochaTable(S, v) {
   };
 }
 
-// Against robots alone the rematch starts at once: it is a new game; people are asked.
+// Against robots alone the rematch starts at once: it is a new game; people are asked. The
+// server says which (the table's `rematch_at_once`).
 function againLabel(S) {
-  const people = S.table.seats.filter((seat) => seat && seat.user).length;
-  return people > 1 ? T.offer_rematch : T.new_game;
+  return S.table.rematch_at_once ? T.new_game : T.offer_rematch;
 }
 
 // A sentence may begin with "you".

@@ -9,7 +9,7 @@ from django.db import transaction
 from games.engine import from_record
 from games.models import Game, GameSeat, Table
 from games.table import play, rematch
-from games.table.record import game_record, game_state, record_action
+from games.table.record import game_record, game_state, record_move
 from games.table.refusals import TableError
 from rankings.models import GameResult, GameResultSeat
 from tests.support.engine import replay
@@ -132,10 +132,10 @@ def test_a_rolled_back_action_leaves_no_trace_in_the_kept_states():
     with pytest.raises(RuntimeError), transaction.atomic():
         play.game_act(table_id=table.pk, user=users[seat], action=first.to_dict())
         raise RuntimeError("the transaction fails after the move")
-    # Another process plays the other card and stores it.
+    # Another process plays the other card and stores it, as a move is stored.
     game.refresh_from_db()
-    record_action(game=game, action=second)
-    game.save(update_fields=["action_count"])
+    game.action_count += 1
+    record_move(game=game, action=second, fields=["action_count"])
     rebuilt = from_record(game_record(game=game))
     for n in (0, 1, None):
         assert game_state(game=game).view(n) == rebuilt.view(n)

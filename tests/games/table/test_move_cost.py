@@ -21,10 +21,11 @@ from django.test.utils import CaptureQueriesContext
 from games.engine import from_record
 from games.models import CancelProposal, Game, GameAction, GameSeat, Table
 from games.table import cancel, play, record, robots, room, seating
-from games.table.frames import MOVE, table_state_for, update_frames
+from games.table.frames import MOVE, update_frames
 from games.table.record import game_record, game_state
 from games.table.room import Part, locked_room
 from tests.support.factories import UserFactory
+from tests.support.play import first_state
 
 pytestmark = pytest.mark.django_db
 
@@ -250,7 +251,7 @@ def test_with_a_proposal_to_cancel_open_it_is_three_statements(
     assert_statements(sql, kept=True)
     assert_views_true(table, pushed)
     # The cards leave the proposal as it was: it still waits for the other player.
-    shown = table_state_for(table_id=table.pk, user=users[1])["game"]["cancel"]
+    shown = first_state(table_id=table.pk, user=users[1])["game"]["cancel"]
     assert shown["by"] == users[0].username and shown["waiting"] == [users[1].username]
 
 

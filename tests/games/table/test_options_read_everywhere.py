@@ -46,8 +46,8 @@ def test_the_model_the_form_the_labels_and_the_frames_cover_exactly_the_declarat
         assert {name: str(option_label(name)) for name in names} == ENGLISH_LABELS
     assert list(DEFAULT_OPTIONS) == names
     # The rules pages explain each option a player sets, in the same order.
-    explained = [row["code"] for row in rules_page_rows()]
-    assert explained == [o.name for o in OPTIONS if o.meaning is not None]
+    explained = [row["label"] for row in rules_page_rows()]
+    assert explained == [o.label for o in OPTIONS if o.meaning is not None]
 
 
 def test_the_rule_options_are_the_engines():

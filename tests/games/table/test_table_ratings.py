@@ -4,12 +4,11 @@ rating changes and trophies for its summary, and no rating moved by a cancelled 
 import pytest
 
 from games.table import cancel, play
-from games.table.frames import table_state_for
 from rankings.models import Rating, RatingChange, TrophyAward
 from rankings.services import game_result_award
 from rankings.tasks import award_sweep
 from tests.support.awards import finish_game
-from tests.support.play import play_to_the_end, seated_table
+from tests.support.play import first_state, play_to_the_end, seated_table
 
 pytestmark = pytest.mark.django_db
 
@@ -19,26 +18,26 @@ def test_a_full_competitive_table_shows_each_sides_chance_before_the_game_only()
     # users[0] won three games against users[1] already: the favourite.
     for _game in range(3):
         game_result_award(game_id=finish_game(users, winner_side=0, stake=0).game_id)
-    chances = table_state_for(table_id=table.pk, user=users[1])["chances"]
+    chances = first_state(table_id=table.pk, user=users[1])["chances"]
     assert [side["seats"] for side in chances] == [[0], [1]]
     assert chances[0]["percent"] > 50 > chances[1]["percent"]
     assert sum(side["percent"] for side in chances) in (99, 100, 101)
     play.game_start(table_id=table.pk, user=users[0])
-    assert table_state_for(table_id=table.pk, user=users[1])["chances"] is None
+    assert first_state(table_id=table.pk, user=users[1])["chances"] is None
 
 
 def test_pairs_are_given_one_chance_per_side_and_a_table_with_a_free_seat_none():
     table, users = seated_table({"variant": "tute", "players": 4}, 3)
-    assert table_state_for(table_id=table.pk, user=users[0])["chances"] is None
+    assert first_state(table_id=table.pk, user=users[0])["chances"] is None
     table, users = seated_table({"variant": "tute", "players": 4}, 4)
-    chances = table_state_for(table_id=table.pk, user=users[0])["chances"]
+    chances = first_state(table_id=table.pk, user=users[0])["chances"]
     assert [side["seats"] for side in chances] == [[0, 2], [1, 3]]
     assert [side["percent"] for side in chances] == [50, 50]  # nobody rated yet
 
 
 def test_a_practice_table_shows_no_chance():
     table, users = seated_table({"variant": "tute", "players": 2, "competitive": False}, 2)
-    assert table_state_for(table_id=table.pk, user=users[0])["chances"] is None
+    assert first_state(table_id=table.pk, user=users[0])["chances"] is None
 
 
 def test_the_summary_gets_each_players_rating_change_and_new_trophy_once_awarded(client):
