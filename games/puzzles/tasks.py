@@ -23,9 +23,9 @@ def puzzles_mining_queue(game_id: int, *, analyse: bool = False) -> None:
 def mine_ended_game(event: GameEnded) -> None:
     """A game's end, committed (games/events.py): a finished 2-player game of a mined
     variant is queued for its mining, after its analysis unless it is a guest's practice."""
-    from games.puzzles.store import MINED_VARIANTS
+    from games.puzzles.store import MINED
 
-    if event.finished and event.variant in MINED_VARIANTS and event.players == 2:
+    if event.finished and (event.variant, event.players) in MINED:
         puzzles_mining_queue(event.game_id, analyse=not event.guest_practice)
 
 
